@@ -1,0 +1,117 @@
+// Creating people and bots: rows, system-group membership, default channels, and the events.
+import type { AppContext } from '../context.js';
+import type { Transaction } from 'kysely';
+import type { DB, Realm, User } from '../store/schema.js';
+import { ApiError } from '../http/errors.js';
+import { directSystemGroupsForRole } from '../models/system-groups.js';
+import { systemGroupIds } from '../lib/groups.js';
+import { hashPassword, newApiKey } from '../lib/secrets.js';
+import { pickStreamColor } from '../lib/streams-create.js';
+import { streamPeerAudience } from '../lib/stream-access.js';
+import { canSeeDeliveryEmail, userByEmail } from '../lib/users.js';
+import { presentUser } from '../presenters/user.js';
+import { publishCommitted, type Outgoing } from '../events/publish.js';
+
+export interface NewUserInput {
+  email: string;
+  fullName: string;
+  password: string | null;
+  role: number;
+  isBot?: boolean;
+  botType?: number | null;
+  botOwnerId?: number | null;
+  timezone?: string;
+}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function checkEmail(email: string): string {
+  const e = email.trim();
+  if (!EMAIL_RE.test(e) || e.length > 254) throw new ApiError(`Invalid email '${email}'`, 'BAD_REQUEST', 400);
+  return e;
+}
+
+export function checkFullName(name: string): string {
+  const n = name.trim();
+  if (!n) throw new ApiError('Name too short!', 'BAD_REQUEST', 400);
+  if (n.length > 100) throw new ApiError('Name too long!', 'BAD_REQUEST', 400);
+  if (/[\u0000-\u001f*`\\>"@]/.test(n) && /[\u0000-\u001f]/.test(n)) throw new ApiError('Invalid characters in name!', 'BAD_REQUEST', 400);
+  return n;
+}
+
+/** Inserts a user with group memberships and default-channel subscriptions; returns events to send. */
+export async function insertUser(tx: Transaction<DB>, realm: Realm, input: NewUserInput, now: number): Promise<{ user: User; events: Outgoing[] }> {
+  const email = checkEmail(input.email);
+  if (await userByEmail(tx, realm.id, email)) throw new ApiError(`Email '${email}' already in use`, 'BAD_REQUEST', 400);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const user = await tx
+    .insertInto('users')
+    .values({
+      realm_id: realm.id,
+      email,
+      delivery_email: email,
+      email_key: email.toLowerCase(),
+      full_name: checkFullName(input.fullName),
+      password_hash: passwordHash,
+      api_key: newApiKey(),
+      role: input.role,
+      is_active: 1,
+      is_bot: input.isBot ? 1 : 0,
+      bot_type: input.isBot ? (input.botType ?? 1) : null,
+      bot_owner_id: input.isBot ? (input.botOwnerId ?? null) : null,
+      date_joined: now,
+      timezone: input.timezone ?? '',
+      avatar_source: 'G',
+      avatar_version: 1,
+      is_imported_stub: 0,
+      is_deleted: 0,
+      settings: '{}',
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+  const groups = await systemGroupIds(tx, realm.id);
+  const memberships = directSystemGroupsForRole(input.role).map((g) => ({ group_id: groups[g], user_id: user.id }));
+  if (memberships.length) await tx.insertInto('user_group_members').values(memberships).execute();
+
+  const events: Outgoing[] = realmUserAddEvents(
+    user,
+    await tx.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).where('is_active', '=', 1).execute(),
+  );
+
+  // Guests get no default channels: an administrator chooses what they may see.
+  if (input.role !== 600 && !input.isBot) {
+    const defaults = await tx
+      .selectFrom('default_streams')
+      .innerJoin('streams', 'streams.id', 'default_streams.stream_id')
+      .selectAll('streams')
+      .where('default_streams.realm_id', '=', realm.id)
+      .where('streams.is_archived', '=', 0)
+      .execute();
+    let n = 0;
+    for (const s of defaults) {
+      const audience = await streamPeerAudience(tx, s);
+      await tx.insertInto('subscriptions').values({ user_id: user.id, stream_id: s.id, active: 1, is_muted: 0, pin_to_top: 0, color: pickStreamColor(n++) }).execute();
+      events.push({ users: audience.filter((id) => id !== user.id), event: { type: 'subscription', op: 'peer_add', stream_ids: [s.id], user_ids: [user.id] } });
+    }
+  }
+  return { user, events };
+}
+
+export async function doCreateUser(app: AppContext, realm: Realm, input: NewUserInput): Promise<User> {
+  const { result, stamp } = await app.store.write((tx) => insertUser(tx, realm, input, app.clock.now()));
+  publishCommitted(app, realm.id, stamp, result.events);
+  return result.user;
+}
+
+/** realm_user add: one event for viewers who may see the real email, one for those who may not. */
+export function realmUserAddEvents(user: User, viewers: { id: number; role: number }[]): Outgoing[] {
+  const see: number[] = [];
+  const hide: number[] = [];
+  for (const v of viewers) (canSeeDeliveryEmail(v, user) ? see : hide).push(v.id);
+  const person = (visible: boolean) => presentUser(user, { clientGravatar: false, canSeeDeliveryEmail: visible });
+  return [
+    { users: see, event: { type: 'realm_user', op: 'add', person: person(true) } },
+    { users: hide, event: { type: 'realm_user', op: 'add', person: person(false) } },
+  ];
+}

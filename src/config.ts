@@ -1,0 +1,55 @@
+// Typed server configuration, read from command-line flags and PARLEY_* environment variables.
+import path from 'node:path';
+
+export interface Config {
+  /** Address the HTTP server binds to. */
+  host: string;
+  port: number;
+  /** Holds the SQLite database, saved event queues and the mail outbox. */
+  dataDir: string;
+  /** postgres://… to use PostgreSQL; empty means the embedded SQLite file in dataDir. */
+  databaseUrl: string;
+  /** Public base URL; organizations live on subdomains of its host (the root host is the "" organization). */
+  externalUrl: string;
+  /** Message bus for multi-node deployments: "local" (single process) or nats://host:port. */
+  busUrl: string;
+  /** Identifies this process among the nodes sharing a database and bus. */
+  nodeId: string;
+  /** Seconds an unpolled event queue survives unless the client asked otherwise. */
+  idleQueueTimeoutSecs: number;
+  /** Seconds of silence after which a waiting long-poll gets a heartbeat. */
+  heartbeatSecs: number;
+  /** Whether to create a first organization and owner on an empty database. */
+  bootstrap: boolean;
+  logRequests: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+/** Builds the configuration; explicit flags win over environment variables, which win over defaults. */
+export function loadConfig(flags: Record<string, string | undefined> = {}, env: Env = process.env): Config {
+  const host = flags.host ?? env.PARLEY_HOST ?? '127.0.0.1';
+  const port = intFrom(flags.port ?? env.PARLEY_PORT, 9991, 'port');
+  const dataDir = path.resolve(flags['data-dir'] ?? env.PARLEY_DATA_DIR ?? './data');
+  const externalUrl = (flags['external-url'] ?? env.PARLEY_EXTERNAL_URL ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
+  return {
+    host,
+    port,
+    dataDir,
+    databaseUrl: flags['database-url'] ?? env.PARLEY_DATABASE_URL ?? '',
+    externalUrl,
+    busUrl: flags['bus-url'] ?? env.PARLEY_BUS_URL ?? 'local',
+    nodeId: flags['node-id'] ?? env.PARLEY_NODE_ID ?? 'n1',
+    idleQueueTimeoutSecs: intFrom(env.PARLEY_IDLE_QUEUE_TIMEOUT_SECS, 600, 'PARLEY_IDLE_QUEUE_TIMEOUT_SECS'),
+    heartbeatSecs: intFrom(env.PARLEY_HEARTBEAT_SECS, 50, 'PARLEY_HEARTBEAT_SECS'),
+    bootstrap: (flags.bootstrap ?? env.PARLEY_BOOTSTRAP ?? '1') !== '0',
+    logRequests: (env.PARLEY_LOG_REQUESTS ?? '0') === '1',
+  };
+}

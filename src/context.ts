@@ -1,0 +1,22 @@
+// The services a request or worker may use, built once at start-up and passed down (no globals).
+import type { Config } from './config.js';
+import type { Store } from './store/store.js';
+import type { QueueRegistry } from './events/registry.js';
+import type { EventBus } from './events/bus.js';
+import type { Caches } from './lib/caches.js';
+
+export interface Clock {
+  /** Current UNIX time in seconds. */
+  now(): number;
+}
+
+export interface AppContext {
+  config: Config;
+  store: Store;
+  queues: QueueRegistry;
+  bus: EventBus;
+  clock: Clock;
+  caches: Caches;
+}
+
+export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };

@@ -1,0 +1,120 @@
+// One client's event queue: what it asked for, the events not yet acknowledged, and its waiting long-poll.
+import type { ReadSnapshot } from '../store/store.js';
+import type { Notice } from './types.js';
+import { narrowAcceptsMessage, type NarrowTerm } from './narrow-filter.js';
+
+export interface QueueOptions {
+  id: string;
+  userId: number;
+  realmId: number;
+  /** Null means every type. */
+  eventTypes: string[] | null;
+  narrow: NarrowTerm[];
+  allPublicStreams: boolean;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  capabilities: Record<string, boolean>;
+  idleTimeoutSecs: number;
+  clientName: string;
+}
+
+export interface QueuedEvent {
+  id: number;
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface Waiter {
+  resolve: (events: QueuedEvent[]) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class ClientQueue {
+  readonly events: QueuedEvent[] = [];
+  private nextId = 0;
+  private readonly typeSet: Set<string> | null;
+  /** Set once the register read is done; until then notices wait in `early` with their stamps. */
+  private snapshot: ReadSnapshot | null = null;
+  private ready: boolean;
+  private early: Notice[] = [];
+  waiter: Waiter | null = null;
+  lastTouched: number;
+
+  constructor(
+    readonly opts: QueueOptions,
+    now: number,
+    restored = false,
+  ) {
+    this.typeSet = opts.eventTypes ? new Set(opts.eventTypes) : null;
+    this.lastTouched = now;
+    this.ready = restored;
+  }
+
+  get id(): string {
+    return this.opts.id;
+  }
+
+  wantsType(type: string): boolean {
+    // Heartbeats are part of the protocol whatever the client asked for.
+    return type === 'heartbeat' || this.typeSet === null || this.typeSet.has(type);
+  }
+
+  /** Whether this notice belongs in this queue (type filter, narrow, register snapshot). */
+  accepts(notice: Notice): boolean {
+    if (!this.wantsType(notice.event.type)) return false;
+    if (notice.event.type === 'message' && this.opts.narrow.length) {
+      return narrowAcceptsMessage(this.opts.narrow, notice.event.message as Record<string, unknown>, this.opts.userId, notice.flags?.[this.opts.userId] ?? []);
+    }
+    return true;
+  }
+
+  /** Notices that arrive before the register snapshot is known are held, then kept only if the snapshot missed them. */
+  holdIfEarly(notice: Notice): boolean {
+    if (this.ready) {
+      if (this.snapshot && notice.stamp && this.snapshot.isVisible(notice.stamp)) return true;
+      return false;
+    }
+    this.early.push(notice);
+    return true;
+  }
+
+  /** Completes registration: returns the held notices the snapshot does not reflect, in order. */
+  setSnapshot(snapshot: ReadSnapshot): Notice[] {
+    this.snapshot = snapshot;
+    this.ready = true;
+    const keep = this.early.filter((n) => !n.stamp || !snapshot.isVisible(n.stamp));
+    this.early = [];
+    return keep;
+  }
+
+  push(event: Omit<QueuedEvent, 'id'>): void {
+    this.events.push({ ...event, id: this.nextId++ } as QueuedEvent);
+  }
+
+  /** Drops events the client has acknowledged. */
+  acknowledge(lastEventId: number): void {
+    let n = 0;
+    while (n < this.events.length && this.events[n].id <= lastEventId) n++;
+    if (n) this.events.splice(0, n);
+  }
+
+  /** Events after lastEventId, in order. */
+  since(lastEventId: number): QueuedEvent[] {
+    return this.events.filter((e) => e.id > lastEventId);
+  }
+
+  get lastEventId(): number {
+    return this.nextId - 1;
+  }
+
+  toJSON(): unknown {
+    return { opts: this.opts, nextId: this.nextId, events: this.events };
+  }
+
+  static fromJSON(json: { opts: QueueOptions; nextId: number; events: QueuedEvent[] }, now: number): ClientQueue {
+    const q = new ClientQueue(json.opts, now, true);
+    q.nextId = json.nextId;
+    q.events.push(...json.events);
+    return q;
+  }
+}

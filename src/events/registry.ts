@@ -1,0 +1,228 @@
+// This node's event queues: creation, delivery of notices in order and in slices (so a big fan-out
+// never stalls the event loop), long-poll waiting with heartbeats, idle collection, save and restore.
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { ClientQueue, type QueueOptions, type QueuedEvent } from './queue.js';
+import { eventsForQueue, type VariantCache } from './transform.js';
+import type { Notice } from './types.js';
+import type { ReadSnapshot } from '../store/store.js';
+
+export interface RegistryOptions {
+  nodeId: string;
+  heartbeatSecs: number;
+  now: () => number;
+  /** How often idle queues are looked for, in milliseconds. */
+  gcIntervalMs?: number;
+}
+
+/** Queue deliveries done before yielding the event loop. */
+const SLICE = 2000;
+
+export class QueueRegistry {
+  private readonly queues = new Map<string, ClientQueue>();
+  private readonly byUser = new Map<number, Set<ClientQueue>>();
+  private readonly publicListeners = new Map<number, Set<ClientQueue>>();
+  private readonly backlog: Notice[] = [];
+  private pumping = false;
+  private readonly woken = new Set<ClientQueue>();
+  private gcTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly opts: RegistryOptions) {}
+
+  get size(): number {
+    return this.queues.size;
+  }
+
+  create(options: Omit<QueueOptions, 'id'>): ClientQueue {
+    const id = `${this.opts.nodeId}-${randomBytes(9).toString('base64url')}`;
+    const q = new ClientQueue({ ...options, id }, this.opts.now());
+    this.index(q);
+    return q;
+  }
+
+  private index(q: ClientQueue): void {
+    this.queues.set(q.id, q);
+    let set = this.byUser.get(q.opts.userId);
+    if (!set) this.byUser.set(q.opts.userId, (set = new Set()));
+    set.add(q);
+    if (q.opts.allPublicStreams) {
+      let pub = this.publicListeners.get(q.opts.realmId);
+      if (!pub) this.publicListeners.set(q.opts.realmId, (pub = new Set()));
+      pub.add(q);
+    }
+  }
+
+  get(id: string): ClientQueue | undefined {
+    return this.queues.get(id);
+  }
+
+  remove(id: string): void {
+    const q = this.queues.get(id);
+    if (!q) return;
+    this.queues.delete(id);
+    this.byUser.get(q.opts.userId)?.delete(q);
+    if (this.byUser.get(q.opts.userId)?.size === 0) this.byUser.delete(q.opts.userId);
+    this.publicListeners.get(q.opts.realmId)?.delete(q);
+    if (q.waiter) {
+      clearTimeout(q.waiter.timer);
+      q.waiter.resolve([]);
+      q.waiter = null;
+    }
+  }
+
+  /** Removes every queue of a user (deactivation, API key change). */
+  removeUserQueues(userId: number): void {
+    for (const q of [...(this.byUser.get(userId) ?? [])]) this.remove(q.id);
+  }
+
+  /** Finishes a queue's registration with the snapshot its initial state was read from. */
+  completeRegistration(q: ClientQueue, snapshot: ReadSnapshot): void {
+    const missed = q.setSnapshot(snapshot);
+    for (const n of missed) this.pushTo(q, n, new Map());
+    this.wake();
+  }
+
+  /** Accepts notices (after their commit) and delivers them in order. */
+  deliver(notices: Notice[]): void {
+    this.backlog.push(...notices);
+    if (!this.pumping) void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    let budget = SLICE;
+    try {
+      while (this.backlog.length) {
+        const notice = this.backlog.shift()!;
+        const cache: VariantCache = new Map();
+        const seen = notice.publicStreamId !== undefined ? new Set<ClientQueue>() : null;
+        for (const userId of notice.users) {
+          const set = this.byUser.get(userId);
+          if (!set) continue;
+          for (const q of set) {
+            if (q.opts.realmId !== notice.realmId) continue;
+            seen?.add(q);
+            this.pushTo(q, notice, cache);
+            if (--budget <= 0) {
+              this.wake();
+              await new Promise((r) => setImmediate(r));
+              budget = SLICE;
+            }
+          }
+        }
+        if (seen) {
+          for (const q of this.publicListeners.get(notice.realmId) ?? []) {
+            if (!seen.has(q)) this.pushTo(q, notice, cache);
+          }
+        }
+      }
+    } finally {
+      this.pumping = false;
+      this.wake();
+    }
+  }
+
+  private pushTo(q: ClientQueue, notice: Notice, cache: VariantCache): void {
+    if (!q.accepts(notice)) return;
+    if (q.holdIfEarly(notice)) return;
+    for (const ev of eventsForQueue(notice, q, cache)) q.push(ev);
+    if (q.waiter) this.woken.add(q);
+  }
+
+  /** Answers waiting long-polls whose queues received events. */
+  private wake(): void {
+    for (const q of this.woken) {
+      const w = q.waiter;
+      if (!w || q.events.length === 0) continue;
+      q.waiter = null;
+      clearTimeout(w.timer);
+      q.lastTouched = this.opts.now();
+      w.resolve(q.events.slice());
+    }
+    this.woken.clear();
+  }
+
+  /**
+   * A long-poll: acknowledges lastEventId, then returns pending events at once, or waits for the
+   * next ones (a heartbeat after heartbeatSecs of silence), or returns [] when dontBlock.
+   */
+  poll(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, signal: AbortSignal): Promise<QueuedEvent[]> {
+    q.lastTouched = this.opts.now();
+    if (lastEventId !== undefined) q.acknowledge(lastEventId);
+    if (q.events.length || dontBlock) return Promise.resolve(q.events.slice());
+    if (q.waiter) {
+      // A newer poll replaces an older one on the same queue; the older returns empty.
+      clearTimeout(q.waiter.timer);
+      q.waiter.resolve([]);
+      q.waiter = null;
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        if (q.waiter?.timer !== timer) return;
+        q.waiter = null;
+        q.push({ type: 'heartbeat' });
+        q.lastTouched = this.opts.now();
+        resolve(q.events.slice());
+      }, this.opts.heartbeatSecs * 1000);
+      q.waiter = { resolve, timer };
+      signal.addEventListener(
+        'abort',
+        () => {
+          if (q.waiter?.timer === timer) {
+            clearTimeout(timer);
+            q.waiter = null;
+            q.lastTouched = this.opts.now();
+            resolve([]);
+          }
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /** Removes queues that nobody has polled for longer than their idle timeout. */
+  collectIdle(): number {
+    const now = this.opts.now();
+    let removed = 0;
+    for (const q of [...this.queues.values()]) {
+      if (!q.waiter && now - q.lastTouched > q.opts.idleTimeoutSecs) {
+        this.remove(q.id);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  start(): void {
+    this.gcTimer = setInterval(() => this.collectIdle(), this.opts.gcIntervalMs ?? 60_000);
+    this.gcTimer.unref();
+  }
+
+  /** Stops timers and answers every waiting long-poll with what it has, so shutdown is prompt. */
+  stop(): void {
+    if (this.gcTimer) clearInterval(this.gcTimer);
+    this.gcTimer = null;
+    for (const q of this.queues.values()) {
+      if (q.waiter) {
+        clearTimeout(q.waiter.timer);
+        q.waiter.resolve(q.events.slice());
+        q.waiter = null;
+      }
+    }
+  }
+
+  save(file: string): void {
+    const data = JSON.stringify({ version: 1, queues: [...this.queues.values()].map((q) => q.toJSON()) });
+    fs.writeFileSync(file + '.tmp', data);
+    fs.renameSync(file + '.tmp', file);
+  }
+
+  /** Restores saved queues; each gets a fresh idle clock, as the client could not poll while we were down. */
+  load(file: string): number {
+    if (!fs.existsSync(file)) return 0;
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { queues: Parameters<typeof ClientQueue.fromJSON>[0][] };
+    for (const j of data.queues) this.index(ClientQueue.fromJSON(j, this.opts.now()));
+    fs.unlinkSync(file);
+    return data.queues.length;
+  }
+}

@@ -1,0 +1,57 @@
+// Shapes one notice for one queue: message variants (HTML or Markdown, avatar, empty topic),
+// per-user flags, the sender's local id echo, and the legacy per-message deletion form.
+import { finalizeMessage, type MessageDict } from '../presenters/message.js';
+import type { ClientQueue } from './queue.js';
+import type { EventBody, Notice } from './types.js';
+
+/** Reused for every queue that gets the same notice, so each message variant is built once. */
+export type VariantCache = Map<string, Record<string, unknown>>;
+
+const TOPIC_FIELDS = ['subject', 'orig_subject', 'topic', 'prev_topic'];
+
+export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCache): EventBody[] {
+  const ev = notice.event;
+  const caps = q.opts.capabilities;
+  const allowEmptyTopic = caps.empty_topic_name === true;
+  const emptyName = (ev.__empty_topic_name as string | undefined) ?? 'general chat';
+  switch (ev.type) {
+    case 'message': {
+      const key = `${q.opts.applyMarkdown ? 1 : 0}${q.opts.clientGravatar ? 1 : 0}${allowEmptyTopic ? 1 : 0}`;
+      let message = cache.get(key);
+      if (!message) {
+        message = finalizeMessage(ev.message as MessageDict, {
+          applyMarkdown: q.opts.applyMarkdown,
+          clientGravatar: q.opts.clientGravatar,
+          allowEmptyTopic,
+          emptyTopicDisplayName: emptyName,
+          showEditHistory: true,
+        });
+        cache.set(key, message);
+      }
+      const out: EventBody = { type: 'message', message, flags: notice.flags?.[q.opts.userId] ?? [] };
+      if (notice.senderQueueId === q.id && notice.localId !== undefined) out.local_message_id = notice.localId;
+      return [out];
+    }
+    case 'delete_message': {
+      const base = stripInternal(ev, allowEmptyTopic, emptyName);
+      if (caps.bulk_message_deletion || !Array.isArray(base.message_ids)) return [base];
+      const { message_ids, ...rest } = base;
+      return (message_ids as number[]).map((id) => ({ ...rest, type: 'delete_message', message_id: id }));
+    }
+    default:
+      return [stripInternal(ev, allowEmptyTopic, emptyName)];
+  }
+}
+
+/** Removes internal keys and applies the empty-topic display rule to topic fields. */
+function stripInternal(ev: EventBody, allowEmptyTopic: boolean, emptyName: string): EventBody {
+  let out: EventBody | null = null;
+  for (const k of Object.keys(ev)) {
+    if (k.startsWith('__') || (!allowEmptyTopic && TOPIC_FIELDS.includes(k) && ev[k] === '')) {
+      out ??= { ...ev };
+      if (k.startsWith('__')) delete out[k];
+      else out[k] = emptyName;
+    }
+  }
+  return out ?? ev;
+}

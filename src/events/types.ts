@@ -1,0 +1,34 @@
+// What travels from an action to the event queues: a notice (one event, its recipients, its commit stamp).
+import type { CommitStamp } from '../store/store.js';
+
+export type EventBody = { type: string; [key: string]: unknown };
+
+export interface Notice {
+  realmId: number;
+  /** The commit that made this event true; null for events that change no stored state (typing, heartbeat). */
+  stamp: CommitStamp | null;
+  event: EventBody;
+  /** Users whose queues receive the event. */
+  users: number[];
+  /** Message events: each recipient's flags. */
+  flags?: Record<number, string[]>;
+  /** Message events to a public channel: also for all_public_streams queues of the realm (flags ["read"] for non-recipients... per the original, none). */
+  publicStreamId?: number;
+  /** Message events: the sender's queue gets local_message_id when it sent the message. */
+  senderQueueId?: string;
+  localId?: string;
+}
+
+/** Every event type Parley emits; the events-consistency suite must cover each one. */
+export const EVENT_TYPES = [
+  'message',
+  'update_message',
+  'delete_message',
+  'reaction',
+  'subscription',
+  'stream',
+  'realm_user',
+  'update_message_flags',
+  'heartbeat',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,0 +1,57 @@
+// Finds the organization from the Host header and the user from HTTP Basic credentials.
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { AppContext } from '../context.js';
+import type { Realm, User } from '../store/schema.js';
+import { ApiError, unauthorized } from './errors.js';
+
+/** The organization subdomain a Host header names, relative to the configured external host. */
+export function subdomainOf(hostHeader: string | undefined, externalUrl: string): string {
+  const root = new URL(externalUrl).host.toLowerCase();
+  const host = (hostHeader ?? '').toLowerCase();
+  if (host.endsWith('.' + root)) return host.slice(0, -(root.length + 1));
+  const rootName = root.split(':')[0];
+  const hostName = host.split(':')[0];
+  if (hostName.endsWith('.' + rootName)) return hostName.slice(0, -(rootName.length + 1));
+  return '';
+}
+
+export async function resolveRealm(app: AppContext, req: IncomingMessage): Promise<Realm> {
+  const subdomain = subdomainOf(req.headers.host, app.config.externalUrl);
+  const realm = await app.caches.realmBySubdomain(subdomain);
+  if (!realm) throw new ApiError('There is no organization at this address', 'BAD_REQUEST', 404);
+  return realm;
+}
+
+export function parseBasicAuth(header: string | undefined): { username: string; password: string } | null {
+  if (!header) return null;
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Checks Basic credentials (API email + API key) against the realm; null when none were sent. */
+export async function authenticate(app: AppContext, realm: Realm, req: IncomingMessage): Promise<User | null> {
+  const creds = parseBasicAuth(req.headers.authorization);
+  if (!creds) {
+    if (req.headers.authorization) throw unauthorized('Invalid authorization header for basic auth', 'UNAUTHORIZED');
+    return null;
+  }
+  const user = await app.store.db.selectFrom('users').selectAll().where('api_key', '=', creds.password).executeTakeFirst();
+  if (!user || !safeEqual(user.api_key, creds.password)) throw unauthorized('Invalid API key', 'INVALID_API_KEY');
+  const email = creds.username.toLowerCase();
+  if (user.email.toLowerCase() !== email && user.email_key !== email) throw unauthorized('Invalid API key', 'INVALID_API_KEY');
+  if (user.realm_id !== realm.id) throw unauthorized('Account is not associated with this subdomain', 'INVALID_API_KEY');
+  if (realm.deactivated) throw unauthorized('This organization has been deactivated', 'REALM_DEACTIVATED');
+  if (!user.is_active) throw unauthorized('Account is deactivated', 'USER_DEACTIVATED');
+  return user;
+}

@@ -1,0 +1,81 @@
+// Reads a request's parameters from its query string and its URL-encoded or multipart body.
+import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import { ApiError, badRequest } from './errors.js';
+import type { RawParams } from './params.js';
+
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+export interface ParsedBody {
+  params: RawParams;
+  files: UploadedFile[];
+}
+
+const MAX_FORM_BYTES = 8 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+
+function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        reject(new ApiError('Request body too large', 'BAD_REQUEST', 413));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function readMultipart(req: IncomingMessage, params: RawParams): Promise<UploadedFile[]> {
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { fileSize: MAX_UPLOAD_BYTES, fieldSize: MAX_FORM_BYTES } });
+    } catch {
+      reject(badRequest('Malformed multipart body'));
+      return;
+    }
+    const files: UploadedFile[] = [];
+    bb.on('field', (name, value) => params.set(name, value));
+    bb.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () => reject(new ApiError('Uploaded file is larger than the allowed limit', 'BAD_REQUEST', 413)));
+      stream.on('end', () => files.push({ field, filename: info.filename ?? 'file', mimeType: info.mimeType, data: Buffer.concat(chunks) }));
+    });
+    bb.on('error', () => reject(badRequest('Malformed multipart body')));
+    bb.on('close', () => resolve(files));
+    req.pipe(bb);
+  });
+}
+
+/** Query-string values first; body values override them, as the original reads POST before GET. */
+export async function parseRequestParams(req: IncomingMessage, url: URL): Promise<ParsedBody> {
+  const params: RawParams = new Map();
+  for (const [k, v] of url.searchParams) params.set(k, v);
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    req.resume();
+    return { params, files: [] };
+  }
+  if (type.startsWith('multipart/form-data')) {
+    const files = await readMultipart(req, params);
+    return { params, files };
+  }
+  const body = await readAll(req, MAX_FORM_BYTES);
+  if (body.length > 0 && (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain'))) {
+    for (const [k, v] of new URLSearchParams(body.toString('utf8'))) params.set(k, v);
+  }
+  return { params, files: [] };
+}

@@ -1,0 +1,19 @@
+// The route table: every endpoint under /api/v1 comes from one view module's `routes` list.
+import { Router, type RouteSpec } from './router.js';
+import { routes as eventRoutes } from '../views/events.js';
+import { routes as userRoutes } from '../views/users.js';
+import { routes as streamRoutes } from '../views/streams.js';
+import { routes as subscriptionRoutes } from '../views/subscriptions.js';
+import { routes as messageRoutes } from '../views/messages.js';
+import { routes as flagRoutes } from '../views/message-flags.js';
+import { routes as reactionRoutes } from '../views/reactions.js';
+
+export type RouteList = [pattern: string, methods: RouteSpec][];
+
+export function buildRouter(): Router {
+  const router = new Router();
+  for (const list of [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, messageRoutes, flagRoutes, reactionRoutes]) {
+    for (const [pattern, methods] of list) router.add(pattern, methods);
+  }
+  return router;
+}

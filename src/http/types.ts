@@ -1,0 +1,38 @@
+// What a view receives and returns.
+import type { IncomingMessage } from 'node:http';
+import type { AppContext } from '../context.js';
+import type { Realm, User } from '../store/schema.js';
+import type { Params } from './params.js';
+import type { UploadedFile } from './body.js';
+
+export interface ApiRequest {
+  app: AppContext;
+  realm: Realm;
+  /** The authenticated user; null only for routes declared with auth "none" or "optional". */
+  user: User | null;
+  params: Params;
+  pathParams: Record<string, string>;
+  files: UploadedFile[];
+  /** Name of the sending client, from the User-Agent (as the original records it). */
+  clientName: string;
+  http: IncomingMessage;
+  /** Fires when the client goes away before the response is sent (long-polls use it). */
+  signal: AbortSignal;
+}
+
+export interface AuthedRequest extends ApiRequest {
+  user: User;
+}
+
+/** A view returns the fields to merge into the success envelope, or a raw response. */
+export type ViewResult = Record<string, unknown> | RawResponse;
+
+export class RawResponse {
+  constructor(
+    readonly status: number,
+    readonly body: string | Buffer,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export type Handler = ((req: ApiRequest) => Promise<ViewResult>) & { auth?: 'user' | 'optional' | 'none' };

@@ -1,0 +1,13 @@
+// Every register-state fetcher, in the order their fields are assembled.
+import type { StateFetcher } from './context.js';
+import { realmState } from './realm.js';
+import { realmUserState } from './users.js';
+import { userSettingsState } from './settings.js';
+import { userGroupState } from './groups.js';
+import { streamStates } from './streams.js';
+import { messageStates } from './messages.js';
+
+export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, userSettingsState, userGroupState, ...streamStates, ...messageStates];
+
+/** Event types whose state register can fetch (unknown requested types are ignored, as the spec says). */
+export const FETCHABLE_TYPES: ReadonlySet<string> = new Set(STATE_FETCHERS.flatMap((f) => f.types));

@@ -1,0 +1,51 @@
+// Reads about users: lookups by id or email within a realm, and who may see whom.
+import type { Tx } from '../store/store.js';
+import type { User } from '../store/schema.js';
+import { Role } from '../models/roles.js';
+import { ApiError } from '../http/errors.js';
+
+export async function userById(tx: Tx, realmId: number, id: number): Promise<User | undefined> {
+  return tx.selectFrom('users').selectAll().where('id', '=', id).where('realm_id', '=', realmId).executeTakeFirst();
+}
+
+export async function userByEmail(tx: Tx, realmId: number, email: string): Promise<User | undefined> {
+  const key = email.trim().toLowerCase();
+  return tx
+    .selectFrom('users')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where((eb) => eb.or([eb('email_key', '=', key), eb('email', '=', email.trim())]))
+    .executeTakeFirst();
+}
+
+/** Looks a user up by ID and fails with the original's message when absent from the realm. */
+export async function accessUserById(tx: Tx, realmId: number, id: number, opts: { allowDeactivated?: boolean; allowBots?: boolean } = {}): Promise<User> {
+  const u = await userById(tx, realmId, id);
+  if (!u) throw new ApiError('No such user', 'BAD_REQUEST', 400);
+  if (!u.is_active && !opts.allowDeactivated) throw new ApiError('User is deactivated', 'BAD_REQUEST', 400);
+  if (u.is_bot && opts.allowBots === false) throw new ApiError('No such user', 'BAD_REQUEST', 400);
+  return u;
+}
+
+/** IDs of every active user of the realm (the audience of realm-wide events). */
+export async function activeUserIds(tx: Tx, realmId: number): Promise<number[]> {
+  const rows = await tx.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).execute();
+  return rows.map((r) => r.id);
+}
+
+/** Whether a viewer may see another user's real email (self and administrators always may). */
+export function canSeeDeliveryEmail(viewer: Pick<User, 'id' | 'role'> | null, target: Pick<User, 'id' | 'settings'>): boolean {
+  if (!viewer) return false;
+  if (viewer.id === target.id || viewer.role <= Role.ADMINISTRATOR) return true;
+  const visibility = (JSON.parse(target.settings || '{}') as { email_address_visibility?: number }).email_address_visibility ?? 1;
+  switch (visibility) {
+    case 1:
+      return true;
+    case 2:
+      return viewer.role <= Role.MEMBER;
+    case 3:
+      return viewer.role <= Role.MODERATOR;
+    default:
+      return false;
+  }
+}

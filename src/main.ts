@@ -1,0 +1,61 @@
+// Composition root: configuration → database → bus and queues → HTTP server; and orderly shutdown.
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.js';
+import { systemClock, type AppContext, type Clock } from './context.js';
+import { Store } from './store/store.js';
+import { QueueRegistry } from './events/registry.js';
+import { openBus } from './events/bus.js';
+import { Caches } from './lib/caches.js';
+import { createRequestHandler } from './http/server.js';
+import { buildRouter } from './http/routes.js';
+
+export interface RunningServer {
+  app: AppContext;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function openApp(config: Config, clock: Clock = systemClock): Promise<AppContext> {
+  const store = await Store.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const bus = await openBus(config.busUrl);
+  const queues = new QueueRegistry({ nodeId: config.nodeId, heartbeatSecs: config.heartbeatSecs, now: () => clock.now() });
+  bus.subscribe((notices) => queues.deliver(notices));
+  return { config, store, bus, queues, clock, caches: new Caches(store) };
+}
+
+const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);
+
+export async function startServer(config: Config, opts: { clock?: Clock; log?: (msg: string) => void } = {}): Promise<RunningServer> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(m + '\n'));
+  const app = await openApp(config, opts.clock);
+  const restored = app.queues.load(queueFile(config));
+  if (restored) log(`restored ${restored} event queues`);
+  app.queues.start();
+  const handler = createRequestHandler(app, buildRouter(), (err) => log(`unexpected error: ${err instanceof Error ? err.stack : String(err)}`));
+  const server = http.createServer({ keepAliveTimeout: 120_000, requestTimeout: 0 }, (req, res) => void handler(req, res));
+  server.headersTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closed = false;
+  return {
+    app,
+    port,
+    url: `http://${config.host}:${port}`,
+    async close() {
+      if (closed) return;
+      closed = true;
+      app.queues.stop();
+      app.queues.save(queueFile(config));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.bus.close();
+      await app.store.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// The one place a user row becomes an API user object (register, GET /users, realm_user events).
+import type { User } from '../store/schema.js';
+import { Role } from '../models/roles.js';
+import { avatarUrl } from './avatar.js';
+
+export interface UserPresentOptions {
+  clientGravatar: boolean;
+  /** Whether the viewer may see this user's real email address. */
+  canSeeDeliveryEmail: boolean;
+  /** Whether to include profile_data (custom profile fields). */
+  includeProfileData?: boolean;
+}
+
+export const isoDate = (secs: number): string => new Date(secs * 1000).toISOString().replace('.000Z', '+00:00');
+
+export function presentUser(u: User, opts: UserPresentOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    user_id: u.id,
+    email: u.email,
+    delivery_email: opts.canSeeDeliveryEmail ? u.delivery_email : null,
+    full_name: u.full_name,
+    date_joined: isoDate(u.date_joined),
+    is_active: u.is_active === 1,
+    is_owner: u.role === Role.OWNER,
+    is_admin: u.role <= Role.ADMINISTRATOR,
+    is_guest: u.role === Role.GUEST,
+    is_bot: u.is_bot === 1,
+    bot_type: u.is_bot ? u.bot_type : null,
+    bot_owner_id: u.is_bot ? u.bot_owner_id : null,
+    role: u.role,
+    timezone: u.timezone,
+    avatar_url: avatarUrl(
+      { userId: u.id, realmId: u.realm_id, email: u.email, source: u.avatar_source, version: u.avatar_version },
+      { clientGravatar: opts.clientGravatar },
+    ),
+    avatar_version: u.avatar_version,
+    is_imported_stub: u.is_imported_stub === 1,
+  };
+  if (u.is_deleted) out.is_deleted = true;
+  if (!u.is_bot && opts.includeProfileData !== false) out.profile_data = {};
+  return out;
+}

@@ -1,0 +1,2 @@
+// The two databases Parley runs on.
+export type Dialect = 'sqlite' | 'postgres';

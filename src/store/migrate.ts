@@ -1,0 +1,26 @@
+// Applies the schema migrations in order, recording each applied one in parley_migrations.
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from './dialect.js';
+import * as m001 from './migrations/001-core.js';
+
+interface Migration {
+  name: string;
+  up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+}
+
+const MIGRATIONS: Migration[] = [{ name: '001-core', up: m001.up }];
+
+export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  await sql`CREATE TABLE IF NOT EXISTS parley_migrations (name text PRIMARY KEY, applied_at integer NOT NULL)`.execute(db);
+  const done = new Set(
+    (await sql<{ name: string }>`SELECT name FROM parley_migrations`.execute(db)).rows.map((r) => r.name),
+  );
+  for (const m of MIGRATIONS) {
+    if (done.has(m.name)) continue;
+    // Each migration and its record commit together, so a crash never leaves one half-applied.
+    await db.transaction().execute(async (tx) => {
+      await m.up(tx, dialect);
+      await sql`INSERT INTO parley_migrations (name, applied_at) VALUES (${m.name}, ${Math.floor(Date.now() / 1000)})`.execute(tx);
+    });
+  }
+}

@@ -1,0 +1,195 @@
+// Table types for the typed query layer; booleans are stored as 0/1 integers on both databases.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface RealmTable {
+  id: Generated<number>;
+  string_id: string;
+  name: string;
+  description: string;
+  date_created: number;
+  deactivated: number;
+  /** JSON object of realm settings that differ from the defaults in models/realm-settings. */
+  settings: string;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** The API email (may be a dummy address when the real one is hidden). */
+  email: string;
+  delivery_email: string;
+  /** Lower-cased delivery_email, for case-insensitive lookups. */
+  email_key: string;
+  full_name: string;
+  password_hash: string | null;
+  api_key: string;
+  role: number;
+  is_active: number;
+  is_bot: number;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  date_joined: number;
+  timezone: string;
+  avatar_source: string;
+  avatar_version: number;
+  is_imported_stub: number;
+  is_deleted: number;
+  /** JSON object of personal settings that differ from the defaults in models/user-settings. */
+  settings: string;
+}
+
+export interface RecipientTable {
+  id: Generated<number>;
+  /** 2 channel, 3 direct-message group (every direct conversation, including one with oneself). */
+  type: number;
+  type_id: number;
+}
+
+export interface DirectMessageGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** Sorted, comma-separated member IDs: the conversation's identity. */
+  user_ids_key: string;
+  recipient_id: number;
+}
+
+export interface StreamTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  name_key: string;
+  description: string;
+  rendered_description: string;
+  invite_only: number;
+  history_public_to_subscribers: number;
+  is_web_public: number;
+  is_archived: number;
+  date_created: number;
+  creator_id: number | null;
+  recipient_id: number;
+  first_message_id: number | null;
+  message_retention_days: number | null;
+  topics_policy: string;
+  folder_id: number | null;
+  /** JSON object: channel permission name → user group ID (named or anonymous). */
+  permissions: string;
+}
+
+export interface SubscriptionTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  active: number;
+  is_muted: number;
+  pin_to_top: number;
+  color: string;
+  desktop_notifications: number | null;
+  email_notifications: number | null;
+  push_notifications: number | null;
+  audible_notifications: number | null;
+  wildcard_mentions_notify: number | null;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** 1 channel message, 2 direct message. */
+  type: number;
+  recipient_id: number;
+  stream_id: number | null;
+  sender_id: number;
+  topic: string;
+  /** Lower-cased topic: topics match case-insensitively. */
+  topic_key: string;
+  content: string;
+  rendered_content: string;
+  date_sent: number;
+  sending_client: string;
+  last_edit_time: number | null;
+  last_moved_time: number | null;
+  /** JSON array of edit-history entries, newest first, or null. */
+  edit_history: string | null;
+  is_me_message: number;
+  has_link: number;
+  has_image: number;
+  has_attachment: number;
+}
+
+export interface UserMessageTable {
+  user_id: number;
+  message_id: number;
+  /** Bit set of models/flags. */
+  flags: number;
+}
+
+export interface ReactionTable {
+  id: Generated<number>;
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+export interface UserGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** Null for an anonymous group that backs one group-setting value. */
+  name: string | null;
+  description: string;
+  is_system_group: number;
+  deactivated: number;
+  date_created: number | null;
+  creator_id: number | null;
+  /** JSON object: group permission name → user group ID. */
+  permissions: string;
+}
+
+export interface UserGroupMemberTable {
+  group_id: number;
+  user_id: number;
+}
+
+export interface UserGroupSubgroupTable {
+  group_id: number;
+  subgroup_id: number;
+}
+
+/** Full-text search rows on SQLite (FTS5, rowid = message id); PostgreSQL uses an expression index instead. */
+export interface MessageSearchTable {
+  rowid: number;
+  topic: string;
+  content: string;
+}
+
+export interface DefaultStreamTable {
+  realm_id: number;
+  stream_id: number;
+}
+
+export interface DB {
+  default_streams: DefaultStreamTable;
+  realms: RealmTable;
+  users: UserTable;
+  recipients: RecipientTable;
+  direct_message_groups: DirectMessageGroupTable;
+  streams: StreamTable;
+  subscriptions: SubscriptionTable;
+  messages: MessageTable;
+  user_messages: UserMessageTable;
+  reactions: ReactionTable;
+  user_groups: UserGroupTable;
+  user_group_members: UserGroupMemberTable;
+  user_group_subgroups: UserGroupSubgroupTable;
+  message_search: MessageSearchTable;
+}
+
+export type Realm = Selectable<RealmTable>;
+export type User = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type Stream = Selectable<StreamTable>;
+export type Subscription = Selectable<SubscriptionTable>;
+export type Message = Selectable<MessageTable>;
+export type Reaction = Selectable<ReactionTable>;
+export type UserGroup = Selectable<UserGroupTable>;

@@ -1,0 +1,107 @@
+// POST /register, GET /events (long-poll) and DELETE /events.
+import type { RouteList } from '../http/routes.js';
+import { authed, optionalAuth } from '../http/handlers.js';
+import { ApiError } from '../http/errors.js';
+import { vObject, vStrList, type Params } from '../http/params.js';
+import { parseNarrow } from '../lib/narrow-parse.js';
+import { readState, registerQueue, type RegisterInput } from '../events/register.js';
+import type { ApiRequest, AuthedRequest } from '../http/types.js';
+import { realmSettings } from '../lib/realm-settings.js';
+
+function capabilities(value: unknown, name: string): Record<string, boolean> {
+  const o = vObject(value, name);
+  const out: Record<string, boolean> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (typeof v !== 'boolean') throw new ApiError(`${name}["${k}"] is not a boolean`, 'BAD_REQUEST', 400);
+    out[k] = v;
+  }
+  return out;
+}
+
+function includeSubscribers(p: Params): boolean | 'partial' {
+  const v = p.str('include_subscribers');
+  if (v === undefined) return false;
+  const t = v.trim().toLowerCase().replace(/^"(.*)"$/, '$1');
+  if (t === 'true') return true;
+  if (t === 'false') return false;
+  if (t === 'partial') return 'partial';
+  throw new ApiError('Invalid include_subscribers', 'BAD_REQUEST', 400);
+}
+
+/** Reads the register parameters (also accepted by GET /events for implicit registration). */
+export function registerInput(req: ApiRequest, authenticated: boolean): RegisterInput {
+  const p = req.params;
+  const clientGravatarSent = p.has('client_gravatar');
+  const clientGravatar = p.bool('client_gravatar', authenticated);
+  const incSubs = includeSubscribers(p);
+  if (!authenticated && clientGravatarSent && clientGravatar) throw new ApiError("Invalid 'client_gravatar' parameter for anonymous request", 'BAD_REQUEST', 400);
+  if (!authenticated && incSubs === true) throw new ApiError("Invalid 'include_subscribers' parameter for anonymous request", 'BAD_REQUEST', 400);
+  const idle = p.int('idle_queue_timeout');
+  if (idle !== undefined && (idle < 1 || idle > 7 * 24 * 3600)) throw new ApiError('Invalid idle_queue_timeout', 'BAD_REQUEST', 400);
+  const presenceDays = p.int('presence_history_limit_days');
+  return {
+    applyMarkdown: p.bool('apply_markdown', false),
+    clientGravatar,
+    includeSubscribers: incSubs,
+    slimPresence: p.bool('slim_presence', false),
+    presenceHistoryLimitDays: presenceDays ?? 14,
+    eventTypes: p.json('event_types', vStrList) ?? null,
+    fetchEventTypes: p.json('fetch_event_types', vStrList) ?? null,
+    allPublicStreams: p.bool('all_public_streams', false),
+    capabilities: p.json('client_capabilities', capabilities) ?? {},
+    narrow: p.json('narrow', parseNarrow) ?? [],
+    idleQueueTimeout: idle ?? null,
+    clientName: req.clientName,
+  };
+}
+
+const register = optionalAuth(async (req) => {
+  const input = registerInput(req, req.user !== null);
+  if (!req.user) {
+    if (realmSettings(req.realm).enable_spectator_access !== true) {
+      throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+    }
+    // Spectators get state but no queue: they cannot receive events.
+    const state = await readState(req.app, req.realm, null, input);
+    return { ...state, queue_id: null };
+  }
+  const { state } = await registerQueue(req.app, req.realm, req.user, input);
+  return state;
+});
+
+const badQueue = (id: string) => new ApiError(`Bad event queue ID: ${id}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: id });
+
+function ownedQueue(req: AuthedRequest, id: string) {
+  const q = req.app.queues.get(id);
+  if (!q || q.opts.userId !== req.user.id) throw badQueue(id);
+  return q;
+}
+
+const getEvents = authed(async (req) => {
+  const p = req.params;
+  let queueId = p.str('queue_id');
+  const lastEventId = p.int('last_event_id');
+  const dontBlock = p.bool('dont_block', false);
+  if (queueId === undefined) {
+    const { queue } = await registerQueue(req.app, req.realm, req.user, registerInput(req, true));
+    queueId = queue.id;
+  } else {
+    // Parameters meant for implicit registration are meaningless with an existing queue.
+    for (const k of ['event_types', 'apply_markdown', 'client_gravatar', 'all_public_streams', 'narrow', 'client_capabilities']) p.str(k);
+  }
+  const q = ownedQueue(req, queueId);
+  const events = await req.app.queues.poll(q, lastEventId, dontBlock, req.signal);
+  return { events, queue_id: queueId };
+});
+
+const deleteQueue = authed(async (req) => {
+  const id = req.params.reqStr('queue_id');
+  ownedQueue(req, id);
+  req.app.queues.remove(id);
+  return {};
+});
+
+export const routes: RouteList = [
+  ['register', { POST: register }],
+  ['events', { GET: getEvents, DELETE: deleteQueue }],
+];

@@ -1,0 +1,87 @@
+// HTTP basics: envelopes, authentication failures, unknown paths and methods, parameter forms.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, request, type TestServer } from './helpers/server.js';
+
+let s: TestServer;
+before(async () => {
+  s = await startTestServer();
+});
+after(async () => {
+  await s.close();
+});
+
+test('GET /users/me returns the authenticated user in the success envelope', async () => {
+  const r = await s.owner.get('users/me');
+  assert.equal(r.status, 200);
+  assert.equal(r.body.result, 'success');
+  assert.equal(r.body.msg, '');
+  assert.equal(r.body.user_id, s.owner.userId);
+  assert.equal(r.body.email, 'owner@example.com');
+  assert.equal(r.body.role, 100);
+  assert.equal(r.body.is_owner, true);
+});
+
+test('missing credentials give 401 UNAUTHORIZED', async () => {
+  const r = await request(s.url, 'GET', 'users/me');
+  assert.equal(r.status, 401);
+  assert.equal(r.body.result, 'error');
+  assert.equal(r.body.code, 'UNAUTHORIZED');
+});
+
+test('a wrong API key gives 401 INVALID_API_KEY', async () => {
+  const r = await request(s.url, 'GET', 'users/me', {}, { auth: { email: s.owner.email, apiKey: 'nope' } });
+  assert.equal(r.status, 401);
+  assert.equal(r.body.code, 'INVALID_API_KEY');
+});
+
+test('a right key with another email is refused', async () => {
+  const bob = await s.user('Bob Auth');
+  const r = await request(s.url, 'GET', 'users/me', {}, { auth: { email: s.owner.email, apiKey: bob.apiKey } });
+  assert.equal(r.status, 401);
+  assert.equal(r.body.code, 'INVALID_API_KEY');
+});
+
+test('a user of another organization cannot use this one', async () => {
+  const other = await s.realm2('elsewhere');
+  const ok = await other.owner.get('users/me');
+  assert.equal(ok.status, 200);
+  const r = await request(s.url, 'GET', 'users/me', {}, { auth: { email: other.owner.email, apiKey: other.owner.apiKey } });
+  assert.equal(r.status, 401);
+});
+
+test('a deactivated user gets USER_DEACTIVATED', async () => {
+  const carl = await s.user('Carl Gone');
+  await s.running.app.store.db.updateTable('users').set({ is_active: 0 }).where('id', '=', carl.userId).execute();
+  const r = await carl.get('users/me');
+  assert.equal(r.status, 401);
+  assert.equal(r.body.code, 'USER_DEACTIVATED');
+});
+
+test('unknown paths give a JSON 404 and wrong methods a JSON 405', async () => {
+  const r = await s.owner.get('no/such/endpoint');
+  assert.equal(r.status, 404);
+  assert.equal(r.body.result, 'error');
+  const m = await s.owner.api('PUT', 'users/me');
+  assert.equal(m.status, 405);
+  assert.equal(m.body.result, 'error');
+});
+
+test('POST /fetch_api_key exchanges a password for the API key', async () => {
+  const r = await request(s.url, 'POST', 'fetch_api_key', { username: 'owner@example.com', password: 'owner-password' });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.api_key, s.owner.apiKey);
+  assert.equal(r.body.user_id, s.owner.userId);
+  const bad = await request(s.url, 'POST', 'fetch_api_key', { username: 'owner@example.com', password: 'wrong' });
+  assert.equal(bad.status, 401);
+  assert.equal(bad.body.code, 'AUTHENTICATION_FAILED');
+  const missing = await request(s.url, 'POST', 'fetch_api_key', { username: 'owner@example.com' });
+  assert.equal(missing.status, 400);
+  assert.equal(missing.body.code, 'REQUEST_VARIABLE_MISSING');
+});
+
+test('unknown parameters are reported in ignored_parameters_unsupported', async () => {
+  const r = await s.owner.get('users/me', { frobnicate: 'yes' });
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.body.ignored_parameters_unsupported, ['frobnicate']);
+});

@@ -1,0 +1,195 @@
+// Starts a real Parley server for a test file (SQLite in a temp dir, or a fresh PostgreSQL database)
+// and gives typed API clients for its users.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import { doCreateRealm } from '../../src/actions/realms.js';
+import { doCreateUser } from '../../src/actions/users.js';
+import type { Realm } from '../../src/store/schema.js';
+import type { Clock } from '../../src/context.js';
+
+/** Base URL of the PostgreSQL server when the suite runs on PostgreSQL (set by scripts/test.mjs). */
+const PG_BASE = process.env.PARLEY_TEST_PG_URL ?? '';
+
+export interface ApiResponse {
+  status: number;
+  body: Record<string, any>;
+  headers: http.IncomingHttpHeaders;
+}
+
+export type ParamValue = string | number | boolean | null | object | undefined;
+
+export function encodeParams(params: Record<string, ParamValue>): string {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    u.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  }
+  return u.toString();
+}
+
+export interface RequestOptions {
+  /** Where parameters go: the URL-encoded body (default for non-GET), the query string, or multipart. */
+  as?: 'form' | 'query' | 'multipart';
+  host?: string;
+  auth?: { email: string; apiKey: string } | null;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export function request(baseUrl: string, method: string, apiPath: string, params: Record<string, ParamValue> = {}, opts: RequestOptions = {}): Promise<ApiResponse> {
+  const url = new URL(baseUrl);
+  const as = opts.as ?? (method === 'GET' ? 'query' : 'form');
+  let reqPath = `/api/v1/${apiPath.replace(/^\//, '')}`;
+  let body: Buffer | undefined;
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.host) headers.host = opts.host;
+  if (opts.auth) headers.authorization = 'Basic ' + Buffer.from(`${opts.auth.email}:${opts.auth.apiKey}`).toString('base64');
+  const encoded = encodeParams(params);
+  if (opts.rawBody !== undefined) {
+    body = Buffer.from(opts.rawBody);
+  } else if (as === 'query') {
+    if (encoded) reqPath += (reqPath.includes('?') ? '&' : '?') + encoded;
+  } else if (as === 'form') {
+    body = Buffer.from(encoded);
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  } else {
+    const boundary = '----parley' + randomBytes(8).toString('hex');
+    const parts: Buffer[] = [];
+    for (const [k, v] of Object.entries(params)) {
+      if (v === undefined) continue;
+      const value = typeof v === 'string' ? v : JSON.stringify(v);
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${value}\r\n`));
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    body = Buffer.concat(parts);
+    headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+  }
+  if (body) headers['content-length'] = String(body.length);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ hostname: url.hostname, port: url.port, method, path: reqPath, headers, agent: keepAlive }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: Record<string, any>;
+        try {
+          parsed = JSON.parse(text) as Record<string, any>;
+        } catch {
+          parsed = { __raw: text };
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed, headers: res.headers });
+      });
+    });
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+export class Client {
+  constructor(
+    readonly server: TestServer,
+    readonly userId: number,
+    readonly email: string,
+    readonly apiKey: string,
+    readonly host?: string,
+  ) {}
+
+  api(method: string, apiPath: string, params: Record<string, ParamValue> = {}, opts: RequestOptions = {}): Promise<ApiResponse> {
+    return request(this.server.url, method, apiPath, params, { host: this.host, auth: { email: this.email, apiKey: this.apiKey }, ...opts });
+  }
+
+  get = (p: string, params: Record<string, ParamValue> = {}, o: RequestOptions = {}) => this.api('GET', p, params, o);
+  post = (p: string, params: Record<string, ParamValue> = {}, o: RequestOptions = {}) => this.api('POST', p, params, o);
+  patch = (p: string, params: Record<string, ParamValue> = {}, o: RequestOptions = {}) => this.api('PATCH', p, params, o);
+  delete = (p: string, params: Record<string, ParamValue> = {}, o: RequestOptions = {}) => this.api('DELETE', p, params, o);
+
+  /** Calls the API and fails the test unless it succeeded; returns the body. */
+  async ok(method: string, apiPath: string, params: Record<string, ParamValue> = {}, opts: RequestOptions = {}): Promise<Record<string, any>> {
+    const r = await this.api(method, apiPath, params, opts);
+    if (r.status !== 200 || r.body.result !== 'success') {
+      throw new Error(`${method} ${apiPath} failed: ${r.status} ${JSON.stringify(r.body)}`);
+    }
+    return r.body;
+  }
+}
+
+export interface TestServer {
+  running: RunningServer;
+  url: string;
+  realm: Realm;
+  owner: Client;
+  dialect: 'sqlite' | 'postgres';
+  /** Creates a user (role 400 by default) in the default realm and returns its client. */
+  user(name: string, role?: number, opts?: { realm?: Realm; host?: string }): Promise<Client>;
+  /** Creates another organization with its owner. */
+  realm2(subdomain: string): Promise<{ realm: Realm; owner: Client; host: string }>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTestServer(opts: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
+  let databaseUrl = '';
+  let dbName = '';
+  if (PG_BASE) {
+    dbName = `parley_t_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    databaseUrl = `${PG_BASE}/${dbName}`;
+  }
+  const config = loadConfig({ port: '0', 'data-dir': dataDir, 'database-url': databaseUrl, 'external-url': 'http://localhost' }, { ...(opts.env ?? {}) });
+  const quiet = (m: string) => {
+    if (m.startsWith('unexpected error')) process.stderr.write(m + '\n');
+  };
+  let running = await startServer(config, { clock: opts.clock, log: quiet });
+  const { realm, owner } = await doCreateRealm(running.app, { name: 'Test Org', subdomain: '', ownerEmail: 'owner@example.com', ownerName: 'Olivia Owner', ownerPassword: 'owner-password' });
+
+  const ts: TestServer = {
+    running,
+    url: running.url,
+    realm,
+    owner: undefined as unknown as Client,
+    dialect: databaseUrl ? 'postgres' : 'sqlite',
+    async user(name, role = 400, o = {}) {
+      const r = o.realm ?? realm;
+      const local = name.toLowerCase().replace(/[^a-z0-9]+/g, '.');
+      const u = await doCreateUser(ts.running.app, r, { email: `${local}@example.com`, fullName: name, password: `${local}-password`, role });
+      return new Client(ts, u.id, u.email, u.api_key, o.host);
+    },
+    async realm2(subdomain) {
+      const created = await doCreateRealm(ts.running.app, { name: `Org ${subdomain}`, subdomain, ownerEmail: `owner@${subdomain}.example.com`, ownerName: `Owner ${subdomain}`, ownerPassword: 'pw-' + subdomain });
+      const host = `${subdomain}.localhost`;
+      return { realm: created.realm, owner: new Client(ts, created.owner.id, created.owner.email, created.owner.api_key, host), host };
+    },
+    async restart() {
+      await ts.running.close();
+      running = await startServer({ ...config, port: Number(new URL(ts.url).port) }, { clock: opts.clock, log: quiet });
+      ts.running = running;
+    },
+    async close() {
+      await ts.running.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (dbName) {
+        const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+  };
+  ts.owner = new Client(ts, owner.id, owner.email, owner.api_key);
+  return ts;
+}
