@@ -33,9 +33,11 @@ export class NatsBus implements EventBus {
     private readonly subject: string,
   ) {}
 
-  static async connect(url: string, subject = 'parley.events'): Promise<NatsBus> {
-    const nc = await connect({ servers: url.replace(/^nats:\/\//, ''), name: 'parley' });
-    return new NatsBus(nc, subject);
+  /** nats://host:port[?subject=name]; nodes that should see each other's events share the subject. */
+  static async connect(url: string): Promise<NatsBus> {
+    const u = new URL(url);
+    const nc = await connect({ servers: u.host, name: 'parley' });
+    return new NatsBus(nc, u.searchParams.get('subject') || 'parley.events');
   }
 
   publish(notices: Notice[]): void {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { doCreateRealm } from '../../src/actions/realms.js';
 import { doCreateUser } from '../../src/actions/users.js';
@@ -92,7 +92,13 @@ export function request(baseUrl: string, method: string, apiPath: string, params
   });
 }
 
-const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+let keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** Drops pooled connections (after a server restart they are dead). */
+export function resetConnections(): void {
+  keepAlive.destroy();
+  keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+}
 
 export class Client {
   constructor(
@@ -133,6 +139,8 @@ export interface TestServer {
   /** Creates another organization with its owner. */
   realm2(subdomain: string): Promise<{ realm: Realm; owner: Client; host: string }>;
   restart(): Promise<void>;
+  /** Starts another node on the same database with the given overrides (multi-node tests). */
+  peer(overrides: Partial<Config>): Promise<RunningServer>;
   close(): Promise<void>;
 }
 
@@ -174,8 +182,13 @@ export async function startTestServer(opts: { clock?: Clock; env?: Record<string
       const host = `${subdomain}.localhost`;
       return { realm: created.realm, owner: new Client(ts, created.owner.id, created.owner.email, created.owner.api_key, host), host };
     },
+    async peer(overrides) {
+      const peerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-peer-'));
+      return startServer({ ...config, dataDir: peerDir, ...overrides, port: 0 }, { clock: opts.clock, log: quiet });
+    },
     async restart() {
       await ts.running.close();
+      resetConnections();
       running = await startServer({ ...config, port: Number(new URL(ts.url).port) }, { clock: opts.clock, log: quiet });
       ts.running = running;
     },

@@ -1,0 +1,75 @@
+// Unit tests of the queue registry: snapshot filtering at registration, per-client shaping, ordering in slices.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { QueueRegistry } from './registry.js';
+import type { Notice } from './types.js';
+import type { ReadSnapshot } from '../store/store.js';
+
+const now = () => 1000;
+const baseQueue = { realmId: 1, eventTypes: null, narrow: [], allPublicStreams: false, applyMarkdown: true, clientGravatar: false, capabilities: {}, idleTimeoutSecs: 600, clientName: 'test' };
+const seqSnapshot = (upTo: number): ReadSnapshot => ({ isVisible: (s) => s.kind === 'seq' && s.seq <= upTo, toJSON: () => null });
+const notice = (seq: number | null, users: number[], event: Notice['event']): Notice => ({ realmId: 1, stamp: seq === null ? null : { kind: 'seq', seq }, users, event });
+const tick = () => new Promise((r) => setImmediate(r));
+
+test('notices that arrive before the snapshot is known are kept only if the snapshot missed them', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+  const q = reg.create({ ...baseQueue, userId: 7 });
+  reg.deliver([notice(1, [7], { type: 'realm_user', op: 'add', n: 1 }), notice(2, [7], { type: 'realm_user', op: 'add', n: 2 }), notice(null, [7], { type: 'typing', op: 'start' })]);
+  await tick();
+  assert.equal(q.events.length, 0, 'nothing is visible before registration completes');
+  reg.completeRegistration(q, seqSnapshot(1));
+  assert.deepEqual(q.events.map((e) => [e.type, e.n ?? null]), [['realm_user', 2], ['typing', null]]);
+  // After registration, a late notice of an already-visible commit is still dropped.
+  reg.deliver([notice(1, [7], { type: 'realm_user', op: 'add', n: 1 }), notice(3, [7], { type: 'realm_user', op: 'add', n: 3 })]);
+  await tick();
+  assert.deepEqual(q.events.map((e) => e.n ?? null), [2, null, 3]);
+  assert.deepEqual(q.events.map((e) => e.id), [0, 1, 2]);
+});
+
+test('deletion events are split per message for clients without bulk_message_deletion', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+  const legacy = reg.create({ ...baseQueue, userId: 1 });
+  const modern = reg.create({ ...baseQueue, userId: 1, capabilities: { bulk_message_deletion: true } });
+  reg.completeRegistration(legacy, seqSnapshot(0));
+  reg.completeRegistration(modern, seqSnapshot(0));
+  reg.deliver([notice(1, [1], { type: 'delete_message', message_ids: [5, 6], message_type: 'private' })]);
+  await tick();
+  assert.deepEqual(legacy.events.map((e) => e.message_id), [5, 6]);
+  assert.deepEqual(modern.events.map((e) => e.message_ids), [[5, 6]]);
+});
+
+test('empty topics are shown as the display name to clients without empty_topic_name', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+  const legacy = reg.create({ ...baseQueue, userId: 1 });
+  const modern = reg.create({ ...baseQueue, userId: 1, capabilities: { empty_topic_name: true } });
+  reg.completeRegistration(legacy, seqSnapshot(0));
+  reg.completeRegistration(modern, seqSnapshot(0));
+  reg.deliver([notice(1, [1], { type: 'delete_message', message_ids: [5], message_type: 'stream', stream_id: 3, topic: '', __empty_topic_name: 'general chat' })]);
+  await tick();
+  assert.equal(legacy.events[0].topic, 'general chat');
+  assert.equal(modern.events[0].topic, '');
+  assert.equal('__empty_topic_name' in modern.events[0], false);
+});
+
+test('a large fan-out is delivered completely and in order, across slices', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+  const users = Array.from({ length: 5000 }, (_, i) => i + 1);
+  const queues = users.map((u) => reg.create({ ...baseQueue, userId: u }));
+  for (const q of queues) reg.completeRegistration(q, seqSnapshot(0));
+  reg.deliver([notice(1, users, { type: 'realm_user', op: 'add', n: 1 }), notice(2, users, { type: 'realm_user', op: 'add', n: 2 })]);
+  for (let i = 0; i < 20; i++) await tick();
+  for (const q of queues) assert.deepEqual(q.events.map((e) => e.n), [1, 2]);
+});
+
+test('a waiting poll is answered by the next event and a newer poll replaces an older one', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+  const q = reg.create({ ...baseQueue, userId: 1 });
+  reg.completeRegistration(q, seqSnapshot(0));
+  const older = reg.poll(q, -1, false, new AbortController().signal);
+  const newer = reg.poll(q, -1, false, new AbortController().signal);
+  assert.deepEqual(await older, []);
+  reg.deliver([notice(1, [1], { type: 'realm_user', op: 'add' })]);
+  const got = await newer;
+  assert.equal(got.length, 1);
+  reg.stop();
+});

@@ -1,0 +1,38 @@
+// Two nodes on one PostgreSQL database and a NATS bus: an action on one node reaches queues on the other.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { startTestServer, Client, type TestServer } from './helpers/server.js';
+import type { RunningServer } from '../src/main.js';
+
+const onPostgres = !!process.env.PARLEY_TEST_PG_URL;
+const busUrl = `nats://127.0.0.1:4222?subject=parley.test.${randomBytes(6).toString('hex')}`;
+let s: TestServer;
+let second: RunningServer;
+
+before(async () => {
+  if (!onPostgres) return;
+  s = await startTestServer({ env: { PARLEY_BUS_URL: busUrl, PARLEY_NODE_ID: 'a' } });
+  second = await s.peer({ busUrl, nodeId: 'b' });
+});
+after(async () => {
+  if (!onPostgres) return;
+  await second.close();
+  await s.close();
+});
+
+const skip = onPostgres ? false : 'several nodes need PostgreSQL (SQLite is single-node); this runs in the PostgreSQL pass';
+
+test('an event caused on node a reaches a long-poll on node b', { skip }, async () => {
+  const onB = new Client({ url: second.url } as TestServer, s.owner.userId, s.owner.email, s.owner.apiKey);
+  const reg = await onB.ok('POST', 'register', { event_types: ['realm_user'] });
+  assert.match(reg.queue_id, /^b-/, 'queue IDs carry the node that holds them');
+  const poll = onB.get('events', { queue_id: reg.queue_id, last_event_id: -1 });
+  await s.user('Cross Node');
+  const r = await poll;
+  assert.equal(r.status, 200);
+  assert.equal(r.body.events[0].type, 'realm_user');
+  assert.equal(r.body.events[0].person.full_name, 'Cross Node');
+  const onA = await s.owner.get('events', { queue_id: reg.queue_id, dont_block: true });
+  assert.equal(onA.body.code, 'BAD_EVENT_QUEUE_ID', 'node a does not hold node b’s queue');
+});
