@@ -4,6 +4,7 @@ import type { Store } from './store/store.js';
 import type { QueueRegistry } from './events/registry.js';
 import type { EventBus } from './events/bus.js';
 import type { Caches } from './lib/caches.js';
+import type { RateLimiter } from './lib/rate-limit.js';
 
 export interface Clock {
   /** Current UNIX time in seconds. */
@@ -17,6 +18,8 @@ export interface AppContext {
   bus: EventBus;
   clock: Clock;
   caches: Caches;
+  /** Failed password attempts per organization and username. */
+  passwordLimiter: RateLimiter;
 }
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };

@@ -8,6 +8,7 @@ import { Store } from './store/store.js';
 import { QueueRegistry } from './events/registry.js';
 import { openBus } from './events/bus.js';
 import { Caches } from './lib/caches.js';
+import { RateLimiter } from './lib/rate-limit.js';
 import { createRequestHandler } from './http/server.js';
 import { buildRouter } from './http/routes.js';
 
@@ -23,7 +24,9 @@ export async function openApp(config: Config, clock: Clock = systemClock): Promi
   const bus = await openBus(config.busUrl);
   const queues = new QueueRegistry({ nodeId: config.nodeId, heartbeatSecs: config.heartbeatSecs, now: () => clock.now() });
   bus.subscribe((notices) => queues.deliver(notices));
-  return { config, store, bus, queues, clock, caches: new Caches(store) };
+  // Ten failed password attempts per username in ten minutes, then wait.
+  const passwordLimiter = new RateLimiter(10, 600, () => clock.now());
+  return { config, store, bus, queues, clock, caches: new Caches(store), passwordLimiter };
 }
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);

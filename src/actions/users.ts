@@ -74,10 +74,12 @@ export async function insertUser(tx: Transaction<DB>, realm: Realm, input: NewUs
   const memberships = directSystemGroupsForRole(input.role).map((g) => ({ group_id: groups[g], user_id: user.id }));
   if (memberships.length) await tx.insertInto('user_group_members').values(memberships).execute();
 
-  const events: Outgoing[] = realmUserAddEvents(
-    user,
-    await tx.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).where('is_active', '=', 1).execute(),
-  );
+  const viewers = await tx.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).where('is_active', '=', 1).execute();
+  const events: Outgoing[] = realmUserAddEvents(user, viewers);
+  // Everyone keeps group memberships from register's realm_user_groups, so they learn of the new member.
+  for (const m of memberships) {
+    events.push({ users: viewers.map((v) => v.id), event: { type: 'user_group', op: 'add_members', group_id: m.group_id, user_ids: [user.id] } });
+  }
 
   // Guests get no default channels: an administrator chooses what they may see.
   if (input.role !== 600 && !input.isBot) {

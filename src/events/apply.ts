@@ -56,6 +56,8 @@ export function applyEvent(state: State, e: Event, ctx: ApplyContext): void {
       return applyRealmUser(state, e);
     case 'stream':
       return applyStream(state, e);
+    case 'user_group':
+      return applyUserGroup(state, e);
     case 'subscription':
       return applySubscription(state, e, ctx);
     default:
@@ -219,6 +221,40 @@ function applyRealmUser(state: State, e: Event): void {
   }
   if (e.op === 'remove') {
     state.realm_users = state.realm_users.filter((u: any) => u.user_id !== e.person.user_id);
+  }
+}
+
+// ---- user groups ----
+
+function applyUserGroup(state: State, e: Event): void {
+  const groups: any[] | undefined = state.realm_user_groups;
+  if (!groups) return;
+  if (e.op === 'add') {
+    groups.push(e.group);
+    groups.sort((a, b) => a.id - b.id);
+    return;
+  }
+  const g = groups.find((x) => x.id === e.group_id);
+  if (!g) return;
+  switch (e.op) {
+    case 'add_members':
+      g.members = [...new Set([...g.members, ...e.user_ids])].sort(byNumber);
+      return;
+    case 'remove_members':
+      g.members = g.members.filter((u: number) => !e.user_ids.includes(u));
+      return;
+    case 'add_subgroups':
+      g.direct_subgroup_ids = [...new Set([...g.direct_subgroup_ids, ...e.direct_subgroup_ids])].sort(byNumber);
+      return;
+    case 'remove_subgroups':
+      g.direct_subgroup_ids = g.direct_subgroup_ids.filter((x: number) => !e.direct_subgroup_ids.includes(x));
+      return;
+    case 'update':
+      Object.assign(g, e.data);
+      return;
+    case 'remove':
+      state.realm_user_groups = groups.filter((x) => x.id !== e.group_id);
+      return;
   }
 }
 

@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   'subscription',
   'stream',
   'realm_user',
+  'user_group',
   'update_message_flags',
   'heartbeat',
 ] as const;
