@@ -337,7 +337,10 @@ function applySubscription(state: State, e: Event, ctx: ApplyContext): void {
           if (Array.isArray(s.subscribers)) {
             const set = new Set<number>(s.subscribers);
             const before = set.size;
-            for (const u of users) (e.op === 'peer_add' ? set.add(u) : set.delete(u));
+            for (const u of users) {
+              if (e.op === 'peer_add') set.add(u);
+              else set.delete(u);
+            }
             s.subscribers = [...set].sort(byNumber);
             if (typeof s.subscriber_count === 'number') s.subscriber_count += set.size - before;
           } else if (typeof s.subscriber_count === 'number') {

@@ -10,6 +10,7 @@ export const RECIPIENT_DM_GROUP = 3;
 export const STREAM_GROUP_SETTINGS: Record<string, string> = {
   can_add_subscribers_group: 'role:nobody',
   can_administer_channel_group: 'role:nobody',
+  can_create_topic_group: 'role:everyone',
   can_delete_any_message_group: 'role:nobody',
   can_delete_own_message_group: 'role:everyone',
   can_move_messages_out_of_channel_group: 'role:nobody',
