@@ -17,6 +17,8 @@ export interface RegistryOptions {
 
 /** Queue deliveries done before yielding the event loop. */
 const SLICE = 2000;
+/** Long-polls answered before yielding the event loop. */
+const WAKE_SLICE = 200;
 
 export class QueueRegistry {
   private readonly queues = new Map<string, ClientQueue>();
@@ -25,6 +27,7 @@ export class QueueRegistry {
   private readonly backlog: Notice[] = [];
   private pumping = false;
   private readonly woken = new Set<ClientQueue>();
+  private wakeScheduled = false;
   private gcTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: RegistryOptions) {}
@@ -129,17 +132,30 @@ export class QueueRegistry {
     if (q.waiter) this.woken.add(q);
   }
 
-  /** Answers waiting long-polls whose queues received events. */
+  /**
+   * Answers waiting long-polls whose queues received events, a slice at a time: each answer
+   * serializes and writes a response, so thousands at once would stall the event loop.
+   */
   private wake(): void {
+    if (this.wakeScheduled || this.woken.size === 0) return;
+    this.wakeScheduled = true;
+    setImmediate(() => this.answerWoken());
+  }
+
+  private answerWoken(): void {
+    this.wakeScheduled = false;
+    let n = 0;
     for (const q of this.woken) {
+      this.woken.delete(q);
       const w = q.waiter;
       if (!w || q.events.length === 0) continue;
       q.waiter = null;
       clearTimeout(w.timer);
       q.lastTouched = this.opts.now();
       w.resolve(q.events.slice());
+      if (++n >= WAKE_SLICE) break;
     }
-    this.woken.clear();
+    this.wake();
   }
 
   /**
