@@ -38,7 +38,9 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
   const host = flags.host ?? env.PARLEY_HOST ?? '127.0.0.1';
   const port = intFrom(flags.port ?? env.PARLEY_PORT, 9991, 'port');
   const dataDir = path.resolve(flags['data-dir'] ?? env.PARLEY_DATA_DIR ?? './data');
-  const externalUrl = (flags['external-url'] ?? env.PARLEY_EXTERNAL_URL ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
+  // Loopback and wildcard binds default to "localhost", whose subdomains (acme.localhost) reach this machine too.
+  const publicHost = ['0.0.0.0', '127.0.0.1', '::', '::1'].includes(host) ? 'localhost' : host;
+  const externalUrl = (flags['external-url'] ?? env.PARLEY_EXTERNAL_URL ?? `http://${publicHost}:${port}`).replace(/\/+$/, '');
   return {
     host,
     port,

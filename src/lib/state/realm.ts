@@ -47,6 +47,5 @@ export const realmState: StateFetcher = {
 export function realmUrl(externalUrl: string, subdomain: string): string {
   if (!subdomain) return externalUrl;
   const u = new URL(externalUrl);
-  u.host = `${subdomain}.${u.host}`;
-  return u.toString().replace(/\/$/, '');
+  return `${u.protocol}//${subdomain}.${u.host}${u.pathname.replace(/\/$/, '')}`;
 }
