@@ -35,6 +35,47 @@ test('heartbeat: changes nothing in the state', async () => {
   assert.deepEqual(state, fresh);
 });
 
+const LEGACY = { apply_markdown: false, include_subscribers: false, client_capabilities: {} };
+
+test('stream create, subscription add and peer_add, seen by a non-subscriber and by the subscriber', async () => {
+  const bob = await s.user('Bob Subscriber');
+  const carol = await s.user('Carol Watcher');
+  await checkConsistency(carol, () => s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'engineering' }], principals: [s.owner.userId, bob.userId] }), {
+    expect: ['stream', 'subscription'],
+  });
+  await checkConsistency(bob, () => s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'eng-two' }], principals: [bob.userId] }), { expect: ['subscription'] });
+  for (const who of [bob, carol]) {
+    await checkConsistency(who, () => s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: `legacy-${who.userId}` }], principals: [s.owner.userId, bob.userId] }), {
+      register: LEGACY,
+      expect: ['subscription'],
+    });
+  }
+});
+
+test('subscription remove and peer_remove, seen by the leaver and by others', async () => {
+  const dan = await s.user('Dan Leaver');
+  const erin = await s.user('Erin Stayer');
+  await s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'leaving' }, { name: 'leaving-2' }], principals: [dan.userId, erin.userId] });
+  await checkConsistency(dan, () => dan.ok('DELETE', 'users/me/subscriptions', { subscriptions: ['leaving'] }), { expect: ['subscription'] });
+  await checkConsistency(erin, () => dan.ok('DELETE', 'users/me/subscriptions', { subscriptions: ['leaving-2'] }), { expect: ['subscription'] });
+  await s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'leaving-3' }], principals: [dan.userId, erin.userId] });
+  await checkConsistency(dan, () => dan.ok('DELETE', 'users/me/subscriptions', { subscriptions: ['leaving-3'] }), { register: LEGACY, expect: ['subscription'] });
+});
+
+test('a private channel appears and disappears for a member added and removed', async () => {
+  const fay = await s.user('Fay Private');
+  await checkConsistency(fay, () => s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'secret' }], principals: [s.owner.userId, fay.userId], invite_only: true }), {
+    expect: ['subscription'],
+  });
+  await checkConsistency(fay, () => s.owner.ok('DELETE', 'users/me/subscriptions', { subscriptions: ['secret'], principals: [fay.userId] }), { expect: ['subscription'] });
+});
+
+test('realm_bot add: the owner and administrators learn of a new bot', async () => {
+  const admin = await s.user('Ada Admin', 200);
+  await checkConsistency(admin, () => s.owner.ok('POST', 'bots', { full_name: 'Helper Bot', short_name: 'helper' }), { expect: ['realm_bot', 'realm_user'] });
+  await checkConsistency(s.owner, () => s.owner.ok('POST', 'bots', { full_name: 'Second Bot', short_name: 'second' }), { expect: ['realm_bot'] });
+});
+
 test('every event type has an events-consistency case', () => {
   const missing = EVENT_TYPES.filter((t) => !coveredEventTypes.has(t));
   assert.deepEqual(missing, [], `event types without a consistency test: ${missing.join(', ')}`);

@@ -54,6 +54,8 @@ export function applyEvent(state: State, e: Event, ctx: ApplyContext): void {
       return;
     case 'realm_user':
       return applyRealmUser(state, e);
+    case 'realm_bot':
+      return applyRealmBot(state, e);
     case 'stream':
       return applyStream(state, e);
     case 'user_group':
@@ -224,6 +226,21 @@ function applyRealmUser(state: State, e: Event): void {
   }
 }
 
+function applyRealmBot(state: State, e: Event): void {
+  if (!state.realm_bots) return;
+  const id = e.bot.user_id;
+  if (e.op === 'add') {
+    state.realm_bots = state.realm_bots.filter((b: any) => b.user_id !== id);
+    state.realm_bots.push(e.bot);
+    state.realm_bots.sort(ORDER.users);
+  } else if (e.op === 'update') {
+    const b = state.realm_bots.find((x: any) => x.user_id === id);
+    if (b) Object.assign(b, e.bot);
+  } else if (e.op === 'remove' || e.op === 'delete') {
+    state.realm_bots = state.realm_bots.filter((b: any) => b.user_id !== id);
+  }
+}
+
 // ---- user groups ----
 
 function applyUserGroup(state: State, e: Event): void {
@@ -293,14 +310,26 @@ function applyStream(state: State, e: Event): void {
   }
 }
 
-function applySubscription(state: State, e: Event, ctx: ApplyContext): void {
+function applySubscription(state: State, e: Event, _ctx: ApplyContext): void {
   if (!state.subscriptions) return;
   switch (e.op) {
     case 'add': {
       const ids = new Set(e.subscriptions.map((s: any) => s.stream_id));
       state.subscriptions = state.subscriptions.filter((s: any) => !ids.has(s.stream_id));
-      state.subscriptions.push(...e.subscriptions.map((s: any) => structuredClone(s)));
+      state.subscriptions.push(
+        ...e.subscriptions.map((s: any) => {
+          const copy = structuredClone(s);
+          // Clients that did not ask for subscriber lists do not keep them.
+          if (!state.__include_subscribers) delete copy.subscribers;
+          return copy;
+        }),
+      );
       state.subscriptions.sort(ORDER.subscriptions);
+      // The subscription carries the channel's current subscriber count; the channel list follows it.
+      for (const sub of e.subscriptions) {
+        const stream = state.streams?.find((x: any) => x.stream_id === sub.stream_id);
+        if (stream && typeof sub.subscriber_count === 'number') stream.subscriber_count = sub.subscriber_count;
+      }
       if (state.unsubscribed) state.unsubscribed = state.unsubscribed.filter((s: any) => !ids.has(s.stream_id));
       if (state.never_subscribed) state.never_subscribed = state.never_subscribed.filter((s: any) => !ids.has(s.stream_id));
       return;
@@ -311,8 +340,7 @@ function applySubscription(state: State, e: Event, ctx: ApplyContext): void {
       state.subscriptions = state.subscriptions.filter((s: any) => !ids.has(s.stream_id));
       if (state.unsubscribed) {
         for (const s of removed) {
-          if (Array.isArray(s.subscribers)) s.subscribers = s.subscribers.filter((u: number) => u !== ctx.userId);
-          if (typeof s.subscriber_count === 'number') s.subscriber_count -= 1;
+          // The peer_remove that follows updates subscribers and subscriber_count.
           state.unsubscribed.push(s);
         }
         state.unsubscribed.sort(ORDER.subscriptions);

@@ -1,6 +1,7 @@
 // Shapes one notice for one queue: message variants (HTML or Markdown, avatar, empty topic),
 // per-user flags, the sender's local id echo, and the legacy per-message deletion form.
 import { finalizeMessage, type MessageDict } from '../presenters/message.js';
+import { fillNotificationDefaults } from '../presenters/subscription.js';
 import type { ClientQueue } from './queue.js';
 import type { EventBody, Notice } from './types.js';
 
@@ -37,6 +38,13 @@ export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCac
       if (caps.bulk_message_deletion || !Array.isArray(base.message_ids)) return [base];
       const { message_ids, ...rest } = base;
       return (message_ids as number[]).map((id) => ({ ...rest, type: 'delete_message', message_id: id }));
+    }
+    case 'subscription': {
+      // Clients without notification_settings_null get the user's defaults in place of nulls.
+      const base = stripInternal(ev, allowEmptyTopic, emptyName);
+      const defaults = ev.__notification_defaults as Record<string, boolean> | undefined;
+      if (!defaults || caps.notification_settings_null === true || !Array.isArray(base.subscriptions)) return [base];
+      return [{ ...base, subscriptions: fillNotificationDefaults(base.subscriptions as Record<string, unknown>[], defaults) }];
     }
     default:
       return [stripInternal(ev, allowEmptyTopic, emptyName)];

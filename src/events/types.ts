@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   'subscription',
   'stream',
   'realm_user',
+  'realm_bot',
   'user_group',
   'update_message_flags',
   'heartbeat',

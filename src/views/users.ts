@@ -1,14 +1,128 @@
-// People and bots: GET /users, /users/me, /users/{id}, POST /users, POST /bots, POST /fetch_api_key.
+// People and bots: GET /users, /users/me, /users/{id}, /users/{email}, POST /users, POST /bots, POST /fetch_api_key.
 import type { RouteList } from '../http/routes.js';
+import type { Tx } from '../store/store.js';
+import type { Realm, User } from '../store/schema.js';
+import type { AuthedRequest } from '../http/types.js';
 import { authed, noAuth } from '../http/handlers.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { toInt, vIntList } from '../http/params.js';
+import { Role } from '../models/roles.js';
 import { presentUser } from '../presenters/user.js';
-import { canSeeDeliveryEmail, userByEmail } from '../lib/users.js';
+import { canSeeDeliveryEmail, userByEmail, userById } from '../lib/users.js';
 import { checkPassword } from '../lib/secrets.js';
+import { isUserInGroup } from '../lib/groups.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { doCreateUser } from '../actions/users.js';
+import { doCreateBot } from '../actions/bots.js';
 
 const getOwnUser = authed(async (req) => {
   const u = req.user;
-  return { ...presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: true }), max_message_id: -1 };
+  const row = await req.app.store.db
+    .selectFrom('user_messages')
+    .select((eb) => eb.fn.max<number>('message_id').as('m'))
+    .where('user_id', '=', u.id)
+    .executeTakeFirst();
+  const max = row?.m === null || row?.m === undefined ? -1 : Number(row.m);
+  return { ...presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: true }), max_message_id: max };
+});
+
+/**
+ * Users the viewer may access: everyone when they belong to the organization's
+ * can_access_all_users_group; otherwise themselves, bots, and people sharing a channel with them.
+ */
+async function accessibleUserIds(tx: Tx, realm: Realm, viewer: User): Promise<Set<number> | null> {
+  const group = realmSettings(realm).can_access_all_users_group;
+  if (typeof group !== 'number' || (await isUserInGroup(tx, viewer, group))) return null;
+  const ids = new Set<number>([viewer.id]);
+  const bots = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_bot', '=', 1).execute();
+  for (const b of bots) ids.add(b.id);
+  const peers = await tx
+    .selectFrom('subscriptions as mine')
+    .innerJoin('subscriptions as theirs', 'theirs.stream_id', 'mine.stream_id')
+    .select('theirs.user_id')
+    .distinct()
+    .where('mine.user_id', '=', viewer.id)
+    .where('mine.active', '=', 1)
+    .where('theirs.active', '=', 1)
+    .execute();
+  for (const p of peers) ids.add(p.user_id);
+  return ids;
+}
+
+function presentFor(req: AuthedRequest, u: User, includeProfile: boolean, clientGravatar: boolean): Record<string, unknown> {
+  return presentUser(u, { clientGravatar, canSeeDeliveryEmail: canSeeDeliveryEmail(req.user, u), includeProfileData: includeProfile });
+}
+
+const getUsers = authed(async (req) => {
+  const p = req.params;
+  const clientGravatar = p.bool('client_gravatar', true);
+  const includeProfile = p.bool('include_custom_profile_fields', false);
+  const userIds = p.json('user_ids', vIntList);
+  const members = await req.app.store.read(async (tx) => {
+    const access = await accessibleUserIds(tx, req.realm, req.user);
+    let q = tx.selectFrom('users').selectAll().where('realm_id', '=', req.realm.id).orderBy('id');
+    if (userIds) q = q.where('id', 'in', userIds.length ? userIds : [-1]);
+    const rows = await q.execute();
+    if (userIds) {
+      const found = new Set(rows.filter((r) => !access || access.has(r.id)).map((r) => r.id));
+      for (const id of userIds) if (!found.has(id)) throw new ApiError(`Invalid user ID: ${id}`, 'BAD_REQUEST', 400);
+    }
+    return rows.filter((r) => !access || access.has(r.id)).map((u) => presentFor(req, u, includeProfile, clientGravatar));
+  });
+  return { members };
+});
+
+async function getOne(req: AuthedRequest, find: (tx: Tx) => Promise<User | undefined>): Promise<Record<string, unknown>> {
+  const p = req.params;
+  const clientGravatar = p.bool('client_gravatar', true);
+  const includeProfile = p.bool('include_custom_profile_fields', false);
+  const user = await req.app.store.read(async (tx) => {
+    const u = await find(tx);
+    const access = u ? await accessibleUserIds(tx, req.realm, req.user) : null;
+    if (!u || (access && !access.has(u.id))) throw badRequest('No such user');
+    return u;
+  });
+  return { user: presentFor(req, user, includeProfile, clientGravatar) };
+}
+
+const getUserById = authed(async (req) => {
+  const id = toInt(req.pathParams.user_id, 'user_id');
+  return getOne(req, (tx) => userById(tx, req.realm.id, id));
+});
+
+const getUserByEmail = authed(async (req) => {
+  const email = req.pathParams.email;
+  return getOne(req, async (tx) => {
+    // Dummy addresses (user<ID>@<host>) name a user by ID whatever their email visibility.
+    const dummy = /^user(\d+)@/i.exec(email);
+    if (dummy) {
+      const u = await userById(tx, req.realm.id, Number(dummy[1]));
+      if (u) return u;
+    }
+    const u = await userByEmail(tx, req.realm.id, email);
+    // A real address only finds a user whose address the requester may see.
+    if (u && u.email.toLowerCase() !== email.trim().toLowerCase() && !canSeeDeliveryEmail(req.user, u)) return undefined;
+    return u;
+  });
+});
+
+const createUser = authed(async (req) => {
+  if (req.user.role > Role.ADMINISTRATOR) throw badRequest('Must be an organization administrator');
+  const p = req.params;
+  const email = p.reqStr('email');
+  const password = p.reqStr('password');
+  const fullName = p.reqStr('full_name');
+  const user = await doCreateUser(req.app, req.realm, { email, password, fullName, role: Role.MEMBER });
+  return { user_id: user.id };
+});
+
+const createBot = authed(async (req) => {
+  const p = req.params;
+  const fullName = p.reqStr('full_name');
+  const shortName = p.reqStr('short_name');
+  const botType = p.int('bot_type') ?? 1;
+  const bot = await doCreateBot(req.app, req.realm, req.user, { fullName, shortName, botType });
+  return { user_id: bot.id, api_key: bot.api_key, avatar_url: presentUser(bot, { clientGravatar: false, canSeeDeliveryEmail: true }).avatar_url };
 });
 
 const fetchApiKey = noAuth(async (req) => {
@@ -22,9 +136,11 @@ const fetchApiKey = noAuth(async (req) => {
   return { api_key: user.api_key, email: user.email, user_id: user.id };
 });
 
-void canSeeDeliveryEmail;
-
 export const routes: RouteList = [
   ['users/me', { GET: getOwnUser }],
+  ['users', { GET: getUsers, POST: createUser }],
+  ['users/{user_id:int}', { GET: getUserById }],
+  ['users/{email}', { GET: getUserByEmail }],
+  ['bots', { POST: createBot }],
   ['fetch_api_key', { POST: fetchApiKey }],
 ];

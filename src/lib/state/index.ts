@@ -4,10 +4,11 @@ import { realmState } from './realm.js';
 import { realmUserState } from './users.js';
 import { userSettingsState } from './settings.js';
 import { userGroupState } from './groups.js';
+import { realmBotState } from './bots.js';
 import { streamStates } from './streams.js';
 import { messageStates } from './messages.js';
 
-export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, userSettingsState, userGroupState, ...streamStates, ...messageStates];
+export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates];
 
 /** Event types whose state register can fetch (unknown requested types are ignored, as the spec says). */
 export const FETCHABLE_TYPES: ReadonlySet<string> = new Set(STATE_FETCHERS.flatMap((f) => f.types));
