@@ -85,3 +85,35 @@ test('unknown parameters are reported in ignored_parameters_unsupported', async 
   assert.equal(r.status, 200);
   assert.deepEqual(r.body.ignored_parameters_unsupported, ['frobnicate']);
 });
+
+test('repeated wrong passwords are rate-limited, even for the right one afterwards', async () => {
+  await s.user('Rita Limited');
+  for (let i = 0; i < 10; i++) {
+    const r = await request(s.url, 'POST', 'fetch_api_key', { username: 'rita.limited@example.com', password: 'guess' + i });
+    assert.equal(r.status, 401);
+  }
+  const blocked = await request(s.url, 'POST', 'fetch_api_key', { username: 'rita.limited@example.com', password: 'rita.limited-password' });
+  assert.equal(blocked.status, 429);
+  assert.equal(blocked.body.code, 'RATE_LIMIT_HIT');
+  assert.equal(typeof blocked.body['retry-after'], 'number');
+  const other = await request(s.url, 'POST', 'fetch_api_key', { username: 'owner@example.com', password: 'owner-password' });
+  assert.equal(other.status, 200, 'other accounts are not affected');
+});
+
+test('parameters arrive as query string and multipart too', async () => {
+  const q = await request(s.url, 'POST', 'fetch_api_key', { username: 'owner@example.com', password: 'owner-password' }, { as: 'query' });
+  assert.equal(q.status, 200);
+  assert.equal(q.body.api_key, s.owner.apiKey);
+  const m = await request(s.url, 'POST', 'fetch_api_key', { username: 'owner@example.com', password: 'owner-password' }, { as: 'multipart' });
+  assert.equal(m.status, 200);
+  assert.equal(m.body.api_key, s.owner.apiKey);
+});
+
+test('malformed bodies and headers get 4xx JSON errors', async () => {
+  const badAuth = await request(s.url, 'GET', 'users/me', {}, { headers: { authorization: 'Basic !!!' } });
+  assert.equal(badAuth.status, 401);
+  assert.equal(badAuth.body.result, 'error');
+  const badMultipart = await request(s.url, 'POST', 'fetch_api_key', {}, { rawBody: 'garbage', headers: { 'content-type': 'multipart/form-data' } });
+  assert.equal(badMultipart.status, 400);
+  assert.equal(badMultipart.body.result, 'error');
+});

@@ -47,7 +47,7 @@ export async function doCreateBot(app: AppContext, realm: Realm, owner: User, in
     const { user, events } = await insertUser(
       tx,
       realm,
-      { email, fullName, password: null, role: Role.MEMBER, isBot: true, botType: input.botType, botOwnerId: owner.id, trustedEmail: true },
+      { email, fullName, passwordHash: null, role: Role.MEMBER, isBot: true, botType: input.botType, botOwnerId: owner.id, trustedEmail: true },
       now,
     );
     const admins = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).where('role', '<=', Role.ADMINISTRATOR).execute();

@@ -7,6 +7,7 @@ import { REALM_GROUP_SETTINGS } from '../models/realm-settings.js';
 import { Role } from '../models/roles.js';
 import { insertStream, pickStreamColor } from '../lib/streams-create.js';
 import { insertUser } from './users.js';
+import { hashPassword } from '../lib/secrets.js';
 
 export interface NewRealmInput {
   name: string;
@@ -23,6 +24,7 @@ export async function doCreateRealm(app: AppContext, input: NewRealmInput): Prom
   if (!SUBDOMAIN_RE.test(subdomain)) throw new ApiError('Subdomain may contain only lowercase letters, digits and dashes', 'BAD_REQUEST', 400);
   if (!input.name.trim()) throw new ApiError('Organization name is required', 'BAD_REQUEST', 400);
   const now = app.clock.now();
+  const passwordHash = input.ownerPassword ? await hashPassword(input.ownerPassword) : null;
   const { result } = await app.store.write(async (tx) => {
     const taken = await tx.selectFrom('realms').select('id').where('string_id', '=', subdomain).executeTakeFirst();
     if (taken) throw new ApiError(`Subdomain '${subdomain}' is already in use`, 'BAD_REQUEST', 400);
@@ -58,7 +60,7 @@ export async function doCreateRealm(app: AppContext, input: NewRealmInput): Prom
     });
     await tx.updateTable('user_groups').set({ permissions: groupPermissions }).where('realm_id', '=', realm.id).execute();
 
-    const { user: owner } = await insertUser(tx, realm, { email: input.ownerEmail, fullName: input.ownerName, password: input.ownerPassword, role: Role.OWNER }, now);
+    const { user: owner } = await insertUser(tx, realm, { email: input.ownerEmail, fullName: input.ownerName, passwordHash, role: Role.OWNER }, now);
     const general = await insertStream(tx, {
       realmId: realm.id,
       name: 'general',

@@ -15,7 +15,8 @@ import { publishCommitted, type Outgoing } from '../events/publish.js';
 export interface NewUserInput {
   email: string;
   fullName: string;
-  password: string | null;
+  /** An argon2id hash from hashPassword(), computed before the transaction (hashing is slow). */
+  passwordHash: string | null;
   role: number;
   isBot?: boolean;
   botType?: number | null;
@@ -45,7 +46,6 @@ export function checkFullName(name: string): string {
 export async function insertUser(tx: Transaction<DB>, realm: Realm, input: NewUserInput, now: number): Promise<{ user: User; events: Outgoing[] }> {
   const email = input.trustedEmail ? input.email.trim() : checkEmail(input.email);
   if (await userByEmail(tx, realm.id, email)) throw new ApiError(`Email '${email}' already in use`, 'BAD_REQUEST', 400);
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
   const user = await tx
     .insertInto('users')
     .values({
@@ -54,7 +54,7 @@ export async function insertUser(tx: Transaction<DB>, realm: Realm, input: NewUs
       delivery_email: email,
       email_key: email.toLowerCase(),
       full_name: checkFullName(input.fullName),
-      password_hash: passwordHash,
+      password_hash: input.passwordHash,
       api_key: newApiKey(),
       role: input.role,
       is_active: 1,
@@ -102,8 +102,9 @@ export async function insertUser(tx: Transaction<DB>, realm: Realm, input: NewUs
   return { user, events };
 }
 
-export async function doCreateUser(app: AppContext, realm: Realm, input: NewUserInput): Promise<User> {
-  const { result, stamp } = await app.store.write((tx) => insertUser(tx, realm, input, app.clock.now()));
+export async function doCreateUser(app: AppContext, realm: Realm, input: Omit<NewUserInput, 'passwordHash'> & { password: string | null }): Promise<User> {
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const { result, stamp } = await app.store.write((tx) => insertUser(tx, realm, { ...input, passwordHash }, app.clock.now()));
   publishCommitted(app, realm.id, stamp, result.events);
   return result.user;
 }

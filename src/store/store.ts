@@ -70,6 +70,9 @@ export class Store {
   static async open(opts: { databaseUrl: string; dataDir: string; poolSize?: number }): Promise<Store> {
     if (opts.databaseUrl) {
       const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+      // An idle connection that the server drops (restart, failover) must not crash the process;
+      // the pool replaces it on the next checkout.
+      pool.on('error', (err) => process.stderr.write(`postgres: idle connection lost: ${err.message}\n`));
       const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
       const store = new Store(db, 'postgres', () => db.destroy());
       await migrate(db as unknown as Kysely<unknown>, 'postgres');

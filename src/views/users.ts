@@ -128,9 +128,14 @@ const createBot = authed(async (req) => {
 const fetchApiKey = noAuth(async (req) => {
   const username = req.params.reqStr('username');
   const password = req.params.reqStr('password');
+  const limitKey = `${req.realm.id}:${username.trim().toLowerCase()}`;
+  req.app.passwordLimiter.check(limitKey);
   const user = await userByEmail(req.app.store.db, req.realm.id, username);
   const ok = await checkPassword(user?.password_hash ?? null, password);
-  if (!user || !ok) throw new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401);
+  if (!user || !ok) {
+    req.app.passwordLimiter.record(limitKey);
+    throw new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401);
+  }
   if (!user.is_active) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
   if (req.realm.deactivated) throw new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401);
   return { api_key: user.api_key, email: user.email, user_id: user.id };
