@@ -2,14 +2,21 @@
 // The last test fails when an event type in src/events/types.ts has no consistency case here.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { newChannel } from './helpers/messages.js';
 import { checkConsistency, coveredEventTypes, DEFAULT_REGISTER } from './helpers/events.js';
 import { applyEvents } from '../src/events/apply.js';
 import { EVENT_TYPES } from '../src/events/types.js';
 
 let s: TestServer;
+let kim: Client;
+let lee: Client;
+let max: Client;
 before(async () => {
   s = await startTestServer({ env: { PARLEY_HEARTBEAT_SECS: '1' } });
+  kim = await s.user('Kim Consistent');
+  lee = await s.user('Lee Consistent');
+  max = await s.user('Max Consistent');
 });
 after(async () => {
   await s.close();
@@ -36,6 +43,63 @@ test('heartbeat: changes nothing in the state', async () => {
 });
 
 const LEGACY = { apply_markdown: false, include_subscribers: false, client_capabilities: {} };
+
+const send = async (c: Client, params: Record<string, unknown>) => (await c.ok('POST', 'messages', params as never)).id as number;
+
+test('message: channel, empty topic, direct, group and mentions', async () => {
+  for (const register of [{}, LEGACY]) {
+    await checkConsistency(
+      lee,
+      async () => {
+        await send(kim, { type: 'stream', to: 'general', topic: 'hello', content: 'hi @**Lee Consistent**' });
+        await send(kim, { type: 'stream', to: 'general', topic: '', content: 'empty topic' });
+        await send(kim, { type: 'direct', to: [lee.userId], content: 'dm' });
+        await send(kim, { type: 'direct', to: [lee.userId, max.userId], content: 'group' });
+        await send(lee, { type: 'direct', to: [lee.userId], content: 'self' });
+      },
+      { register, expect: ['message'] },
+    );
+  }
+});
+
+test('update_message: content edits and moves across topics and channels', async () => {
+  const dest = await newChannel(s, 'cons-dest', { subscribers: [kim, lee] });
+  const secret = await newChannel(s, 'cons-secret', { inviteOnly: true, subscribers: [kim] });
+  const a = await send(kim, { type: 'stream', to: 'general', topic: 'move me', content: 'one' });
+  await send(kim, { type: 'stream', to: 'general', topic: 'move me', content: 'two' });
+  for (const register of [{}, LEGACY]) {
+    await checkConsistency(lee, () => kim.ok('PATCH', `messages/${a}`, { content: `one, edited ${JSON.stringify(register).length}` }), { register, expect: ['update_message'] });
+  }
+  await checkConsistency(lee, () => kim.ok('PATCH', `messages/${a}`, { content: 'now for @**Lee Consistent**' }), { expect: ['update_message'] });
+  await checkConsistency(lee, () => kim.ok('PATCH', `messages/${a}`, { content: 'no mention any more' }), { register: LEGACY, expect: ['update_message'] });
+  await checkConsistency(lee, () => kim.ok('PATCH', `messages/${a}`, { topic: '', propagate_mode: 'change_all' }), { expect: ['update_message'] });
+  await checkConsistency(lee, () => kim.ok('PATCH', `messages/${a}`, { topic: 'moved', propagate_mode: 'change_all' }), { register: LEGACY, expect: ['update_message'] });
+  await checkConsistency(lee, () => kim.ok('PATCH', `messages/${a}`, { stream_id: dest.id, propagate_mode: 'change_all' }), { expect: ['update_message'] });
+  // Losing the newest messages would lower max_message_id, which no event conveys; keep a later one.
+  await send(kim, { type: 'stream', to: 'general', topic: 'tail', content: 'later' });
+  await checkConsistency(lee, () => kim.ok('PATCH', `messages/${a}`, { stream_id: secret.id, propagate_mode: 'change_all' }), { expect: ['delete_message'] });
+});
+
+test('delete_message, reaction and update_message_flags', async () => {
+  const id = await send(kim, { type: 'stream', to: 'general', topic: 'flags', content: 'x @**Lee Consistent**' });
+  const dm = await send(kim, { type: 'direct', to: [lee.userId], content: 'dm' });
+  await checkConsistency(lee, () => lee.ok('POST', 'messages/flags', { messages: [id, dm], op: 'add', flag: 'read' }), { expect: ['update_message_flags'] });
+  for (const register of [{}, LEGACY]) {
+    await checkConsistency(lee, () => lee.ok('POST', 'messages/flags', { messages: [id, dm], op: 'remove', flag: 'read' }), { register, expect: ['update_message_flags'] });
+    await checkConsistency(lee, () => lee.ok('POST', 'mark_all_as_read'), { register, expect: ['update_message_flags'] });
+  }
+  const emptyTopic = await send(kim, { type: 'stream', to: 'general', topic: '', content: 'in the empty topic' });
+  await lee.ok('POST', 'messages/flags', { messages: [emptyTopic], op: 'add', flag: 'read' });
+  await checkConsistency(lee, () => lee.ok('POST', 'messages/flags', { messages: [emptyTopic], op: 'remove', flag: 'read' }), { register: LEGACY, expect: ['update_message_flags'] });
+  await checkConsistency(lee, () => lee.ok('POST', 'messages/flags', { messages: [id], op: 'add', flag: 'starred' }), { expect: ['update_message_flags'] });
+  await checkConsistency(lee, () => kim.ok('POST', `messages/${id}/reactions`, { emoji_name: 'tada' }), { expect: ['reaction'] });
+  const unread = await send(kim, { type: 'stream', to: 'general', topic: 'flags', content: 'y' });
+  // Deleting the newest message would lower max_message_id, which no event can convey; keep a later one.
+  await send(kim, { type: 'stream', to: 'general', topic: 'tail', content: 'z' });
+  await checkConsistency(lee, () => kim.ok('DELETE', `messages/${unread}`), { expect: ['delete_message'] });
+  await checkConsistency(lee, () => kim.ok('DELETE', `messages/${id}`), { register: LEGACY, expect: ['delete_message'] });
+});
+
 
 test('stream create, subscription add and peer_add, seen by a non-subscriber and by the subscriber', async () => {
   const bob = await s.user('Bob Subscriber');

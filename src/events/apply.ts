@@ -142,6 +142,17 @@ function dropUnread(unread: any, ids: Set<number>): void {
 function applyUpdateMessage(state: State, e: Event): void {
   const unread = state.unread_msgs;
   if (!unread) return;
+  applyMovedUnreads(unread, e);
+  // A content edit can add or remove a mention of this user.
+  if (Array.isArray(e.flags) && e.message_id !== undefined && !e.rendering_only) {
+    const wasUnread = [...unread.streams, ...unread.pms, ...unread.huddles].some((x: any) => x.unread_message_ids.includes(e.message_id));
+    unread.mentions = removeIds(unread.mentions, new Set([e.message_id]));
+    if (wasUnread && isMention(e.flags)) insertSorted(unread.mentions, e.message_id);
+  }
+}
+
+/** Moves unread message IDs to their new channel and topic. */
+function applyMovedUnreads(unread: any, e: Event): void {
   const moved = e.new_stream_id !== undefined || e.subject !== undefined;
   if (!moved || e.stream_id === undefined) return;
   const ids = new Set<number>(e.message_ids);
@@ -162,12 +173,6 @@ function applyUpdateMessage(state: State, e: Event): void {
       unread.streams.sort(ORDER.unreadStreams);
     }
     for (const id of movedUnread) insertSorted(entry.unread_message_ids, id);
-  }
-  // A content edit can add or remove a mention of this user.
-  if (Array.isArray(e.flags) && e.message_id !== undefined) {
-    const wasUnread = [...unread.streams, ...unread.pms, ...unread.huddles].some((x: any) => x.unread_message_ids.includes(e.message_id));
-    unread.mentions = removeIds(unread.mentions, new Set([e.message_id]));
-    if (wasUnread && isMention(e.flags)) insertSorted(unread.mentions, e.message_id);
   }
 }
 

@@ -46,6 +46,13 @@ export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCac
       if (!defaults || caps.notification_settings_null === true || !Array.isArray(base.subscriptions)) return [base];
       return [{ ...base, subscriptions: fillNotificationDefaults(base.subscriptions as Record<string, unknown>[], defaults) }];
     }
+    case 'update_message_flags': {
+      const base = stripInternal(ev, allowEmptyTopic, emptyName);
+      const details = base.message_details as Record<string, { topic?: string }> | undefined;
+      if (allowEmptyTopic || !details || !Object.values(details).some((d) => d.topic === '')) return [base];
+      const shown = Object.fromEntries(Object.entries(details).map(([id, d]) => [id, d.topic === '' ? { ...d, topic: emptyName } : d]));
+      return [{ ...base, message_details: shown }];
+    }
     default:
       return [stripInternal(ev, allowEmptyTopic, emptyName)];
   }

@@ -61,7 +61,8 @@ export function finalizeMessage(m: MessageDict, opts: FinalizeOptions): Record<s
   const out: Record<string, unknown> = {
     id: m.id,
     type: m.type,
-    subject: displayTopic(m.subject, opts),
+    // Direct messages have no topic: their empty subject is not the empty channel topic.
+    subject: m.type === 'stream' ? displayTopic(m.subject, opts) : m.subject,
     content: opts.applyMarkdown ? m.rendered_content : m.content,
     content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
     client: m.client,

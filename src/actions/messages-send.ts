@@ -1,0 +1,147 @@
+// Sending a message: checks, Markdown rendering (before the transaction), the message row, every
+// recipient's user_messages row in one INSERT … SELECT, search indexing, and the message events.
+import { sql } from 'kysely';
+import type { AppContext } from '../context.js';
+import type { Realm, Stream, User } from '../store/schema.js';
+import type { Outgoing } from '../events/publish.js';
+import { publishCommitted } from '../events/publish.js';
+import { FLAG_BITS } from '../models/flags.js';
+import { missing } from '../http/params.js';
+import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
+import { normalizeContent } from '../lib/messages/content.js';
+import { checkCanSendToStream, requireStream } from '../lib/messages/access.js';
+import { getOrCreateDmRecipient, resolveDmParticipants } from '../lib/messages/recipients.js';
+import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
+import { buildMessageDicts, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/messages/dicts.js';
+import { indexMessages } from '../lib/messages/search.js';
+import { applyMentionFlags, flagNameMap, recipientFlags, topicParticipantIds } from '../lib/messages/flags-sql.js';
+import { emptyTopicDisplayName } from '../lib/realm-settings.js';
+import { streamPeerAudience } from '../lib/stream-access.js';
+import { firstMessageEvent } from './messages-common.js';
+
+export interface SendInput {
+  kind: 'stream' | 'private';
+  /** Channel ID or name (channel messages). */
+  stream?: number | string;
+  /** User IDs or emails (direct messages). */
+  dmTo?: number[] | string[];
+  /** Raw topic as the client sent it; undefined when absent. */
+  topic?: string;
+  content: string;
+  readBySender: boolean;
+  clientName: string;
+  queueId?: string;
+  localId?: string;
+}
+
+export async function doSendMessage(app: AppContext, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
+  const content = normalizeContent(input.content);
+  const rendered = renderMessage(content, await loadRenderContext(app.store.db, realm.id));
+  const now = app.clock.now();
+  const dialect = app.store.dialect;
+
+  const { result, stamp } = await app.store.write(async (tx) => {
+    let stream: Stream | null = null;
+    let recipientId: number;
+    let topic = '';
+    let participants: User[] = [];
+    if (input.kind === 'stream') {
+      if (input.stream === undefined) throw missing('to');
+      stream = await requireStream(tx, realm.id, input.stream);
+      await checkCanSendToStream(tx, sender, stream);
+      if (input.topic === undefined) throw missing('topic');
+      topic = normalizeTopicInput(input.topic, realm);
+      checkTopicAllowed(topic, realm, stream);
+      recipientId = stream.recipient_id;
+    } else {
+      participants = await resolveDmParticipants(tx, realm, sender, input.dmTo ?? []);
+      recipientId = await getOrCreateDmRecipient(
+        tx,
+        realm.id,
+        participants.map((u) => u.id),
+      );
+    }
+
+    const message = await tx
+      .insertInto('messages')
+      .values({
+        realm_id: realm.id,
+        type: stream ? MESSAGE_TYPE_STREAM : MESSAGE_TYPE_PRIVATE,
+        recipient_id: recipientId,
+        stream_id: stream?.id ?? null,
+        sender_id: sender.id,
+        topic,
+        topic_key: topicKey(topic),
+        content,
+        rendered_content: rendered.html,
+        date_sent: now,
+        sending_client: input.clientName,
+        last_edit_time: null,
+        last_moved_time: null,
+        edit_history: null,
+        is_me_message: rendered.isMeMessage ? 1 : 0,
+        has_link: rendered.hasLink ? 1 : 0,
+        has_image: 0,
+        has_attachment: 0,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const id = message.id;
+
+    if (stream) {
+      // Every active subscriber gets a row in one statement, whatever the channel's size.
+      await tx
+        .insertInto('user_messages')
+        .columns(['user_id', 'message_id', 'flags'])
+        .expression((eb) =>
+          eb
+            .selectFrom('subscriptions as s')
+            .innerJoin('users as u', 'u.id', 's.user_id')
+            .select(['s.user_id', sql.lit(id).as('message_id'), sql.lit(0).as('flags')])
+            .where('s.stream_id', '=', stream!.id)
+            .where('s.active', '=', 1)
+            .where('u.is_active', '=', 1),
+        )
+        .execute();
+      // The sender always has the message, subscribed or not.
+      await tx
+        .insertInto('user_messages')
+        .values({ user_id: sender.id, message_id: id, flags: 0 })
+        .onConflict((oc) => oc.columns(['user_id', 'message_id']).doNothing())
+        .execute();
+    } else {
+      await tx
+        .insertInto('user_messages')
+        .values(participants.map((u) => ({ user_id: u.id, message_id: id, flags: FLAG_BITS.is_private })))
+        .execute();
+    }
+    if (input.readBySender) {
+      await tx
+        .updateTable('user_messages')
+        .set((eb) => ({ flags: eb('flags', '|', FLAG_BITS.read) }))
+        .where('message_id', '=', id)
+        .where('user_id', '=', sender.id)
+        .execute();
+    }
+    await applyMentionFlags(tx, id, rendered, () => topicParticipantIds(tx, recipientId, topicKey(topic), [sender.id]));
+    await indexMessages(tx, dialect, [id]);
+
+    const outgoing: Outgoing[] = [];
+    if (stream && stream.first_message_id === null) {
+      await tx.updateTable('streams').set({ first_message_id: id }).where('id', '=', stream.id).execute();
+      outgoing.push({ users: await streamPeerAudience(tx, stream), event: firstMessageEvent(stream, id) });
+    }
+    const flags = await recipientFlags(tx, id);
+    const [dict] = await buildMessageDicts(tx, realm, [message]);
+    outgoing.unshift({
+      users: [...flags.keys()],
+      event: { type: 'message', message: dict, __empty_topic_name: emptyTopicDisplayName(realm) },
+      flags: flagNameMap(flags),
+      ...(stream && !stream.invite_only ? { publicStreamId: stream.id } : {}),
+      ...(input.queueId !== undefined && input.localId !== undefined ? { senderQueueId: input.queueId, localId: input.localId } : {}),
+    });
+    return { id, outgoing };
+  });
+  publishCommitted(app, realm.id, stamp, result.outgoing);
+  return { id: result.id };
+}

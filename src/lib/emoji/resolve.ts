@@ -1,0 +1,64 @@
+// Validates a reaction's (emoji_name, emoji_code, reaction_type) the way clients send it.
+import { ApiError, badRequest } from '../../http/errors.js';
+import { UNICODE_CODE_TO_NAME, UNICODE_NAME_TO_CODE } from './unicode.js';
+
+export const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'] as const;
+export type ReactionType = (typeof REACTION_TYPES)[number];
+
+/** Built-in non-Unicode emoji; the code is the name. "zulip" is kept so the original's clients work. */
+export const SERVICE_EXTRA_EMOJI = new Set(['parley', 'zulip']);
+
+export interface EmojiRef {
+  emojiName: string;
+  emojiCode: string;
+  reactionType: ReactionType;
+}
+
+/** The original's spelling of service_extra_emoji is accepted on input. */
+export function parseReactionType(value: string | undefined): ReactionType | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'zulip_extra_emoji') return 'service_extra_emoji';
+  if ((REACTION_TYPES as readonly string[]).includes(value)) return value as ReactionType;
+  throw badRequest('Invalid reaction_type');
+}
+
+/** What a bare name means: a built-in extra emoji, else a Unicode emoji; null when unknown. */
+export function emojiByName(name: string): EmojiRef | null {
+  if (SERVICE_EXTRA_EMOJI.has(name)) return { emojiName: name, emojiCode: name, reactionType: 'service_extra_emoji' };
+  const code = UNICODE_NAME_TO_CODE.get(name);
+  return code ? { emojiName: name, emojiCode: code, reactionType: 'unicode_emoji' } : null;
+}
+
+/** For adding a reaction: emoji_name is required; emoji_code and reaction_type narrow it down. */
+export function resolveEmojiForAdd(name: string, code: string | undefined, type: ReactionType | undefined): EmojiRef {
+  if (code === undefined) {
+    const byName = emojiByName(name);
+    if (!byName || (type && byName.reactionType !== type)) throw badRequest(`Emoji '${name}' does not exist`);
+    return byName;
+  }
+  const t = type ?? 'unicode_emoji';
+  checkCode(code, t);
+  if (t === 'unicode_emoji' && UNICODE_NAME_TO_CODE.get(name) === undefined) throw badRequest('Invalid emoji name.');
+  if (t === 'service_extra_emoji' && name !== code) throw badRequest('Invalid emoji name.');
+  return { emojiName: name, emojiCode: code, reactionType: t };
+}
+
+/** For removing: the code (with its type) identifies the reaction; else the name does. */
+export function resolveEmojiForRemove(name: string | undefined, code: string | undefined, type: ReactionType | undefined): { emojiCode: string; reactionType: ReactionType } {
+  if (code !== undefined) {
+    const t = type ?? 'unicode_emoji';
+    checkCode(code, t);
+    return { emojiCode: code, reactionType: t };
+  }
+  if (name === undefined) throw badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
+  const byName = emojiByName(name);
+  if (!byName) throw badRequest(`Emoji '${name}' does not exist`);
+  return { emojiCode: byName.emojiCode, reactionType: type ?? byName.reactionType };
+}
+
+function checkCode(code: string, type: ReactionType): void {
+  if (type === 'unicode_emoji' && !UNICODE_CODE_TO_NAME.has(code)) throw badRequest('Invalid emoji code');
+  if (type === 'service_extra_emoji' && !SERVICE_EXTRA_EMOJI.has(code)) throw badRequest('Invalid emoji code');
+  // No custom emoji are stored yet, so no realm emoji code is valid.
+  if (type === 'realm_emoji') throw new ApiError('Invalid custom emoji.', 'BAD_REQUEST', 400);
+}

@@ -1,0 +1,209 @@
+// A narrow (list of operator/operand terms) → conditions over messages `m` and the viewer's rows `um`.
+// Narrows to channels whose history the viewer may read query messages directly ("shared" plans);
+// every other narrow searches only the viewer's own user_messages rows.
+import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Tx } from '../../store/store.js';
+import type { Realm, User } from '../../store/schema.js';
+import type { Dialect } from '../../store/dialect.js';
+import type { NarrowTerm } from '../../models/narrow.js';
+import { FLAG_BITS } from '../../models/flags.js';
+import { Role } from '../../models/roles.js';
+import { badRequest } from '../../http/errors.js';
+import { isSubscribed } from '../stream-access.js';
+import { canAccessStreamHistory, HISTORICAL_FLAGS, isDbId, streamById, streamByName } from './access.js';
+import { findDmRecipient } from './recipients.js';
+import { normalizeTopicInput, RESOLVED_TOPIC_PREFIX, topicKey } from './topic.js';
+import { searchCondition } from './search.js';
+import { MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from './dicts.js';
+
+type EB = ExpressionBuilder<any, any>;
+type Cond = (eb: EB) => Expression<SqlBool>;
+// Both plan shapes select from messages `m` joined with user_messages `um`; the typed builder adds nothing here.
+export type MessageQuery = SelectQueryBuilder<any, any, any>;
+
+export interface NarrowPlan {
+  shared: boolean;
+  userId: number;
+  realmId: number;
+  conditions: Cond[];
+  hasSearch: boolean;
+}
+
+const bad = (what: string) => badRequest(`Invalid narrow operator: ${what}`);
+const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+
+const ALIASES: Record<string, string> = { stream: 'channel', subject: 'topic', 'pm-with': 'dm', streams: 'channels', 'group-pm-with': 'dm-including' };
+
+/** The viewer's flags: a row's bits, or read + historical for shared history without a row. */
+function flagsExpr(shared: boolean) {
+  return shared ? sql`coalesce(um.flags, ${sql.lit(HISTORICAL_FLAGS)})` : sql`um.flags`;
+}
+
+/** A flag test written with literals, so SQLite and PostgreSQL can match the partial indexes. */
+function flagSet(shared: boolean, bits: number): Cond {
+  return () => sql<SqlBool>`(${flagsExpr(shared)} & ${sql.lit(bits)}) <> 0`;
+}
+function flagClear(shared: boolean, bits: number): Cond {
+  return () => sql<SqlBool>`(${flagsExpr(shared)} & ${sql.lit(bits)}) = 0`;
+}
+
+async function userIdByOperand(tx: Tx, realmId: number, operand: string | number): Promise<number> {
+  if (typeof operand === 'number' && !isDbId(operand)) throw bad('unknown user');
+  const q = tx.selectFrom('users').select('id').where('realm_id', '=', realmId);
+  const row = typeof operand === 'number' ? await q.where('id', '=', operand).executeTakeFirst() : await q.where('email_key', '=', operand.trim().toLowerCase()).executeTakeFirst();
+  if (!row) throw bad('unknown user');
+  return row.id;
+}
+
+async function userIdsByOperand(tx: Tx, realmId: number, operand: string | number | number[]): Promise<number[]> {
+  const parts: (string | number)[] = Array.isArray(operand) ? operand : typeof operand === 'number' ? [operand] : operand.split(',').filter((s) => s.trim());
+  if (!parts.length) throw bad('unknown user');
+  const out: number[] = [];
+  for (const p of parts) out.push(await userIdByOperand(tx, realmId, p));
+  return out;
+}
+
+async function streamByOperand(tx: Tx, realmId: number, operand: string | number | number[]) {
+  if (Array.isArray(operand)) throw bad('unknown channel');
+  if (typeof operand === 'number' && !isDbId(operand)) throw bad('unknown channel');
+  const s = typeof operand === 'number' ? await streamById(tx, realmId, operand) : ((await streamByName(tx, realmId, operand)) ?? (/^\d+$/.test(operand) ? await streamById(tx, realmId, Number(operand)) : undefined));
+  if (!s) throw bad('unknown channel');
+  return s;
+}
+
+export async function planNarrow(tx: Tx, dialect: Dialect, realm: Realm, user: User, terms: NarrowTerm[]): Promise<NarrowPlan> {
+  const canonical = terms.map((t) => ({ ...t, operator: ALIASES[t.operator] ?? t.operator }));
+  // Decide the plan shape first: flag conditions differ between the two.
+  let sharedCandidate = false;
+  let sharedAllowed = true;
+  const streams = new Map<number, Awaited<ReturnType<typeof streamByOperand>>>();
+  for (const [i, t] of canonical.entries()) {
+    if (t.operator === 'channel') {
+      const s = await streamByOperand(tx, realm.id, t.operand);
+      streams.set(i, s);
+      if (t.negated) continue;
+      sharedCandidate = true;
+      if (!canAccessStreamHistory(user, s, await isSubscribed(tx, user.id, s.id))) sharedAllowed = false;
+    } else if (t.operator === 'channels' && !t.negated) {
+      sharedCandidate = true;
+      if (user.role === Role.GUEST) sharedAllowed = false;
+    }
+  }
+  const shared = sharedCandidate && sharedAllowed;
+  const conditions: Cond[] = [];
+  let hasSearch = false;
+  for (const [i, t] of canonical.entries()) {
+    const cond = await termCondition(tx, dialect, realm, user, t, shared, streams.get(i));
+    if (t.operator === 'search') hasSearch = true;
+    if (cond) conditions.push(t.negated ? (eb) => eb.not(cond(eb)) : cond);
+  }
+  return { shared, userId: user.id, realmId: realm.id, conditions, hasSearch };
+}
+
+async function termCondition(tx: Tx, dialect: Dialect, realm: Realm, user: User, t: NarrowTerm, shared: boolean, stream: { recipient_id: number } | undefined): Promise<Cond | null> {
+  const operand = t.operand;
+  switch (t.operator) {
+    case 'channel':
+      return (eb) => eb('m.recipient_id', '=', stream!.recipient_id);
+    case 'channels':
+      if (operand !== 'public') throw bad(`unknown 'channels' operand ${String(operand)}`);
+      return (eb) => eb('m.recipient_id', 'in', eb.selectFrom('streams').select('recipient_id').where('realm_id', '=', realm.id).where('invite_only', '=', 0));
+    case 'topic': {
+      if (typeof operand !== 'string') throw bad('invalid topic');
+      const key = topicKey(normalizeTopicInput(operand, realm));
+      return (eb) => eb.and([eb('m.type', '=', MESSAGE_TYPE_STREAM), eb('m.topic_key', '=', key)]);
+    }
+    case 'sender': {
+      if (Array.isArray(operand)) throw bad('unknown user');
+      const id = await userIdByOperand(tx, realm.id, operand);
+      return (eb) => eb('m.sender_id', '=', id);
+    }
+    case 'dm': {
+      const ids = await userIdsByOperand(tx, realm.id, operand);
+      const recipient = await findDmRecipient(tx, realm.id, [...ids, user.id]);
+      if (recipient === undefined) return () => sql<SqlBool>`1 = 0`;
+      return (eb) => eb('m.recipient_id', '=', recipient);
+    }
+    case 'dm-including': {
+      if (Array.isArray(operand)) throw bad('unknown user');
+      const id = await userIdByOperand(tx, realm.id, operand);
+      if (id === user.id) return (eb) => eb('m.type', '=', MESSAGE_TYPE_PRIVATE);
+      return (eb) =>
+        eb.and([
+          eb('m.type', '=', MESSAGE_TYPE_PRIVATE),
+          eb.exists(eb.selectFrom('user_messages as other').select('other.message_id').whereRef('other.message_id', '=', 'm.id').where('other.user_id', '=', id)),
+        ]);
+    }
+    case 'is':
+      return isCondition(String(operand), shared);
+    case 'has':
+      return hasCondition(String(operand));
+    case 'id': {
+      const id = typeof operand === 'number' ? operand : typeof operand === 'string' && /^\d+$/.test(operand.trim()) ? Number(operand) : NaN;
+      if (!Number.isSafeInteger(id)) throw bad('invalid message ID');
+      if (!isDbId(id)) return () => sql<SqlBool>`1 = 0`;
+      return (eb) => eb('m.id', '=', id);
+    }
+    case 'search':
+      if (typeof operand !== 'string') throw bad('invalid search');
+      return () => searchCondition(dialect, operand);
+    case 'near':
+      // Only positions the client's view; it selects nothing.
+      return null;
+    default:
+      throw bad('unknown operator');
+  }
+}
+
+function isCondition(operand: string, shared: boolean): Cond {
+  switch (operand) {
+    case 'dm':
+    case 'private':
+      return (eb) => eb('m.type', '=', MESSAGE_TYPE_PRIVATE);
+    case 'starred':
+      return flagSet(shared, FLAG_BITS.starred);
+    case 'unread':
+      return flagClear(shared, FLAG_BITS.read);
+    case 'mentioned':
+      return flagSet(shared, MENTION_BITS);
+    case 'alerted':
+      return flagSet(shared, FLAG_BITS.has_alert_word);
+    case 'resolved':
+      return (eb) => eb.and([eb('m.type', '=', MESSAGE_TYPE_STREAM), eb('m.topic', 'like', RESOLVED_TOPIC_PREFIX + '%')]);
+    default:
+      throw bad(`unknown 'is' operand ${operand}`);
+  }
+}
+
+function hasCondition(operand: string): Cond {
+  switch (operand) {
+    case 'link':
+      return (eb) => eb('m.has_link', '=', 1);
+    case 'image':
+      return (eb) => eb('m.has_image', '=', 1);
+    case 'attachment':
+      return (eb) => eb('m.has_attachment', '=', 1);
+    case 'reaction':
+      return (eb) => eb.exists(eb.selectFrom('reactions as r').select('r.message_id').whereRef('r.message_id', '=', 'm.id'));
+    default:
+      throw bad(`unknown 'has' operand ${operand}`);
+  }
+}
+
+/** The ID column to order and bound by: the viewer's row key in personal plans (primary-key order). */
+export const idColumn = (plan: NarrowPlan): string => (plan.shared ? 'm.id' : 'um.message_id');
+
+/** messages `m` with the viewer's rows `um`, filtered by the plan; selects nothing yet. */
+export function narrowQuery(tx: Tx, plan: NarrowPlan): MessageQuery {
+  let q: MessageQuery = plan.shared
+    ? tx
+        .selectFrom('messages as m')
+        .leftJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', plan.userId))
+        .where('m.realm_id', '=', plan.realmId)
+    : tx.selectFrom('user_messages as um').innerJoin('messages as m', 'm.id', 'um.message_id').where('um.user_id', '=', plan.userId);
+  for (const c of plan.conditions) q = q.where(c);
+  return q;
+}
+
+/** The unread test for this plan's shape (first_unread anchors). */
+export const unreadCondition = (plan: NarrowPlan): Cond => flagClear(plan.shared, FLAG_BITS.read);
