@@ -43,7 +43,7 @@ export async function doUpdateMessage(app: AppContext, realm: Realm, user: User,
   if (input.content !== undefined && input.streamId !== undefined) throw badRequest('Cannot change message content while changing channel');
   if (input.propagateMode !== 'change_one' && input.topic === undefined && input.streamId === undefined) throw badRequest('Invalid propagate_mode without topic edit');
   const content = input.content === undefined ? undefined : normalizeContent(input.content);
-  const rendered = content === undefined ? undefined : renderMessage(content, await loadRenderContext(app.store.db, realm.id));
+  const rendered = content === undefined ? undefined : renderMessage(content, await loadRenderContext(app.store.db, realm.id, content));
   const now = app.clock.now();
 
   const { result, stamp } = await app.store.write(async (tx) => {

@@ -36,7 +36,7 @@ export interface SendInput {
 
 export async function doSendMessage(app: AppContext, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
   const content = normalizeContent(input.content);
-  const rendered = renderMessage(content, await loadRenderContext(app.store.db, realm.id));
+  const rendered = renderMessage(content, await loadRenderContext(app.store.db, realm.id, content));
   const now = app.clock.now();
   const dialect = app.store.dialect;
 

@@ -174,7 +174,7 @@ const deleteMessage = authed(async (req) => {
 
 const renderView = authed(async (req) => {
   const content = normalizeContent(req.params.reqStr('content'));
-  const ctx = await loadRenderContext(req.app.store.db, req.realm.id);
+  const ctx = await loadRenderContext(req.app.store.db, req.realm.id, content);
   return { rendered: renderMessage(content, ctx).html };
 });
 

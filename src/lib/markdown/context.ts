@@ -25,8 +25,14 @@ export function renderContextFrom(users: RenderUser[]): RenderContext {
   return { byName, byId };
 }
 
-/** One query for the realm's active users; callers keep the result for the rest of the request. */
-export async function loadRenderContext(tx: Tx, realmId: number): Promise<RenderContext> {
+const EMPTY: RenderContext = { byName: new Map(), byId: new Map() };
+
+/**
+ * One query for the realm's active users; callers keep the result for the rest of the request.
+ * Content without "@" can mention nobody, so the common case skips the query.
+ */
+export async function loadRenderContext(tx: Tx, realmId: number, content: string): Promise<RenderContext> {
+  if (!content.includes('@')) return EMPTY;
   const users = await tx.selectFrom('users').select(['id', 'full_name']).where('realm_id', '=', realmId).where('is_active', '=', 1).execute();
   return renderContextFrom(users);
 }
