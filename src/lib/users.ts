@@ -1,6 +1,8 @@
 // Reads about users: lookups by id or email within a realm, and who may see whom.
 import type { Tx } from '../store/store.js';
-import type { User } from '../store/schema.js';
+import type { Realm, User } from '../store/schema.js';
+import { isUserInGroup } from './groups.js';
+import { realmSettings } from './realm-settings.js';
 import { Role } from '../models/roles.js';
 import { ApiError } from '../http/errors.js';
 
@@ -48,4 +50,27 @@ export function canSeeDeliveryEmail(viewer: Pick<User, 'id' | 'role'> | null, ta
     default:
       return false;
   }
+}
+
+/**
+ * Users the viewer may access: everyone when they belong to the organization's
+ * can_access_all_users_group; otherwise themselves, bots, and people sharing a channel with them.
+ */
+export async function accessibleUserIds(tx: Tx, realm: Realm, viewer: User): Promise<Set<number> | null> {
+  const group = realmSettings(realm).can_access_all_users_group;
+  if (typeof group !== 'number' || (await isUserInGroup(tx, viewer, group))) return null;
+  const ids = new Set<number>([viewer.id]);
+  const bots = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_bot', '=', 1).execute();
+  for (const b of bots) ids.add(b.id);
+  const peers = await tx
+    .selectFrom('subscriptions as mine')
+    .innerJoin('subscriptions as theirs', 'theirs.stream_id', 'mine.stream_id')
+    .select('theirs.user_id')
+    .distinct()
+    .where('mine.user_id', '=', viewer.id)
+    .where('mine.active', '=', 1)
+    .where('theirs.active', '=', 1)
+    .execute();
+  for (const p of peers) ids.add(p.user_id);
+  return ids;
 }

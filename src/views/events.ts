@@ -2,8 +2,9 @@
 import type { RouteList } from '../http/routes.js';
 import { authed, optionalAuth } from '../http/handlers.js';
 import { ApiError } from '../http/errors.js';
-import { vObject, vStrList, type Params } from '../http/params.js';
+import { vObject, vStrList } from '../http/params.js';
 import { parseNarrow } from '../lib/narrow-parse.js';
+import { includeSubscribersParam } from '../lib/streams/params.js';
 import { readState, registerQueue, type RegisterInput } from '../events/register.js';
 import type { ApiRequest, AuthedRequest } from '../http/types.js';
 import { realmSettings } from '../lib/realm-settings.js';
@@ -18,22 +19,12 @@ function capabilities(value: unknown, name: string): Record<string, boolean> {
   return out;
 }
 
-function includeSubscribers(p: Params): boolean | 'partial' {
-  const v = p.str('include_subscribers');
-  if (v === undefined) return false;
-  const t = v.trim().toLowerCase().replace(/^"(.*)"$/, '$1');
-  if (t === 'true') return true;
-  if (t === 'false') return false;
-  if (t === 'partial') return 'partial';
-  throw new ApiError('Invalid include_subscribers', 'BAD_REQUEST', 400);
-}
-
 /** Reads the register parameters (also accepted by GET /events for implicit registration). */
 export function registerInput(req: ApiRequest, authenticated: boolean): RegisterInput {
   const p = req.params;
   const clientGravatarSent = p.has('client_gravatar');
   const clientGravatar = p.bool('client_gravatar', authenticated);
-  const incSubs = includeSubscribers(p);
+  const incSubs = includeSubscribersParam(p);
   if (!authenticated && clientGravatarSent && clientGravatar) throw new ApiError("Invalid 'client_gravatar' parameter for anonymous request", 'BAD_REQUEST', 400);
   if (!authenticated && incSubs === true) throw new ApiError("Invalid 'include_subscribers' parameter for anonymous request", 'BAD_REQUEST', 400);
   const idle = p.int('idle_queue_timeout');

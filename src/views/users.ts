@@ -1,17 +1,15 @@
 // People and bots: GET /users, /users/me, /users/{id}, /users/{email}, POST /users, POST /bots, POST /fetch_api_key.
 import type { RouteList } from '../http/routes.js';
 import type { Tx } from '../store/store.js';
-import type { Realm, User } from '../store/schema.js';
+import type { User } from '../store/schema.js';
 import type { AuthedRequest } from '../http/types.js';
 import { authed, noAuth } from '../http/handlers.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { toInt, vIntList } from '../http/params.js';
 import { Role } from '../models/roles.js';
 import { presentUser } from '../presenters/user.js';
-import { canSeeDeliveryEmail, userByEmail, userById } from '../lib/users.js';
+import { accessibleUserIds, canSeeDeliveryEmail, userByEmail, userById } from '../lib/users.js';
 import { checkPassword } from '../lib/secrets.js';
-import { isUserInGroup } from '../lib/groups.js';
-import { realmSettings } from '../lib/realm-settings.js';
 import { doCreateUser } from '../actions/users.js';
 import { doCreateBot } from '../actions/bots.js';
 
@@ -25,29 +23,6 @@ const getOwnUser = authed(async (req) => {
   const max = row?.m === null || row?.m === undefined ? -1 : Number(row.m);
   return { ...presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: true }), max_message_id: max };
 });
-
-/**
- * Users the viewer may access: everyone when they belong to the organization's
- * can_access_all_users_group; otherwise themselves, bots, and people sharing a channel with them.
- */
-async function accessibleUserIds(tx: Tx, realm: Realm, viewer: User): Promise<Set<number> | null> {
-  const group = realmSettings(realm).can_access_all_users_group;
-  if (typeof group !== 'number' || (await isUserInGroup(tx, viewer, group))) return null;
-  const ids = new Set<number>([viewer.id]);
-  const bots = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_bot', '=', 1).execute();
-  for (const b of bots) ids.add(b.id);
-  const peers = await tx
-    .selectFrom('subscriptions as mine')
-    .innerJoin('subscriptions as theirs', 'theirs.stream_id', 'mine.stream_id')
-    .select('theirs.user_id')
-    .distinct()
-    .where('mine.user_id', '=', viewer.id)
-    .where('mine.active', '=', 1)
-    .where('theirs.active', '=', 1)
-    .execute();
-  for (const p of peers) ids.add(p.user_id);
-  return ids;
-}
 
 function presentFor(req: AuthedRequest, u: User, includeProfile: boolean, clientGravatar: boolean): Record<string, unknown> {
   return presentUser(u, { clientGravatar, canSeeDeliveryEmail: canSeeDeliveryEmail(req.user, u), includeProfileData: includeProfile });

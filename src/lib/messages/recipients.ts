@@ -3,8 +3,7 @@
 import type { Tx } from '../../store/store.js';
 import type { Realm, User } from '../../store/schema.js';
 import { badRequest } from '../../http/errors.js';
-import { realmSettings } from '../realm-settings.js';
-import { isUserInGroup } from '../groups.js';
+import { accessibleUserIds } from '../users.js';
 import { RECIPIENT_DM_GROUP } from '../streams-create.js';
 import { isDbId } from './access.js';
 
@@ -43,23 +42,8 @@ export async function resolveDmParticipants(tx: Tx, realm: Realm, sender: User, 
 /** A sender who may not see every user (a restricted guest) may message only people they share a channel with. */
 async function checkCanReach(tx: Tx, realm: Realm, sender: User, others: User[]): Promise<void> {
   if (!others.length) return;
-  const group = realmSettings(realm).can_access_all_users_group;
-  if (typeof group !== 'number' || (await isUserInGroup(tx, sender, group))) return;
-  const shared = await tx
-    .selectFrom('subscriptions as mine')
-    .innerJoin('subscriptions as theirs', 'theirs.stream_id', 'mine.stream_id')
-    .select('theirs.user_id')
-    .distinct()
-    .where('mine.user_id', '=', sender.id)
-    .where('mine.active', '=', 1)
-    .where('theirs.active', '=', 1)
-    .where(
-      'theirs.user_id',
-      'in',
-      others.map((o) => o.id),
-    )
-    .execute();
-  const reachable = new Set(shared.map((r) => r.user_id));
+  const reachable = await accessibleUserIds(tx, realm, sender);
+  if (reachable === null) return;
   if (others.some((o) => !reachable.has(o.id))) throw badRequest('You do not have permission to access some of the recipients.');
 }
 
