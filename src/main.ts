@@ -11,6 +11,7 @@ import { Caches } from './lib/caches.js';
 import { RateLimiter } from './lib/rate-limit.js';
 import { createRequestHandler } from './http/server.js';
 import { buildRouter } from './http/routes.js';
+import { startLoopMonitor } from './workers/loop-monitor.js';
 
 export interface RunningServer {
   app: AppContext;
@@ -33,6 +34,7 @@ const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${
 
 export async function startServer(config: Config, opts: { clock?: Clock; log?: (msg: string) => void } = {}): Promise<RunningServer> {
   const log = opts.log ?? ((m: string) => process.stderr.write(m + '\n'));
+  startLoopMonitor();
   const app = await openApp(config, opts.clock);
   const restored = app.queues.load(queueFile(config));
   if (restored) log(`restored ${restored} event queues`);

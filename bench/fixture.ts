@@ -1,0 +1,84 @@
+// Builds the bench database: organizations via `parley create-realm`, contents via the bulk loader; caches the SQLite file.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parleyCommand, ROOT } from './server-process.js';
+import { bulkLoad, type CreatedRealm, type FixtureMeta } from './bulk-load.js';
+import { pgSink, sqliteSink, type Sink } from './db-sink.js';
+import type { Sizes } from './sizes.js';
+
+/** Bump when the loader's output changes, so old cache files are not reused. */
+const FIXTURE_VERSION = 1;
+export const CACHE_DIR = path.join(ROOT, '.bench-cache');
+
+function createRealms(dataDir: string, databaseUrl: string | undefined): { root: CreatedRealm; reg: CreatedRealm; fan: CreatedRealm } {
+  const one = (subdomain: string): CreatedRealm => {
+    const email = `owner@${subdomain || 'root'}.bench.example.com`;
+    const args = ['create-realm', '--name', `Bench ${subdomain || 'root'}`, '--owner-email', email, '--owner-name', 'Bench Owner', '--owner-password', 'bench-owner-password', '--data-dir', dataDir];
+    if (subdomain) args.push('--subdomain', subdomain);
+    if (databaseUrl) args.push('--database-url', databaseUrl);
+    const out = parleyCommand(args);
+    return { id: out.realm_id as number, ownerId: out.user_id as number, owner: { email: out.email as string, apiKey: out.api_key as string } };
+  };
+  return { root: one(''), reg: one('reg'), fan: one('fan') };
+}
+
+async function build(sink: Sink, dataDir: string, databaseUrl: string | undefined, sizes: Sizes, log: (s: string) => void): Promise<FixtureMeta> {
+  const created = createRealms(dataDir, databaseUrl);
+  return bulkLoad(sink, created, sizes, log);
+}
+
+function cacheKey(sizes: Sizes): string {
+  const migrations = fs
+    .readdirSync(path.join(ROOT, 'src/store/migrations'))
+    .sort()
+    .map((f) => fs.readFileSync(path.join(ROOT, 'src/store/migrations', f), 'utf8'))
+    .join('\n');
+  const shape = { FIXTURE_VERSION, ...sizes, connections: 0, loadSeconds: 0, fetchRequests: 0, registerRequests: 0, renderRequests: 0, fanoutMessages: 0, fixedRate: 0 };
+  return crypto.createHash('sha256').update(JSON.stringify(shape)).update(migrations).digest('hex').slice(0, 16);
+}
+
+/** Prepares dataDir/parley.sqlite3 (from the cache when it holds this fixture) and returns what the scenarios need. */
+export async function sqliteFixture(dataDir: string, sizes: Sizes, log: (s: string) => void): Promise<FixtureMeta> {
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const key = cacheKey(sizes);
+  const cachedDb = path.join(CACHE_DIR, `fixture-${key}.sqlite3`);
+  const cachedMeta = path.join(CACHE_DIR, `fixture-${key}.json`);
+  const target = path.join(dataDir, 'parley.sqlite3');
+  if (fs.existsSync(cachedDb) && fs.existsSync(cachedMeta)) {
+    log(`fixture: cached ${path.relative(ROOT, cachedDb)}`);
+    fs.copyFileSync(cachedDb, target);
+    // Flush the copy now: otherwise the server's first checkpoint fsync would write out the whole file mid-scenario.
+    const fd = fs.openSync(target, 'r+');
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    return JSON.parse(fs.readFileSync(cachedMeta, 'utf8')) as FixtureMeta;
+  }
+  log('fixture: building (cached afterwards)');
+  const t0 = Date.now();
+  const created = createRealms(dataDir, undefined);
+  const sink = sqliteSink(target);
+  const meta = await bulkLoad(sink, created, sizes, log);
+  await sink.close();
+  // Write-then-rename, so a concurrent or interrupted run never sees half a file.
+  const tmp = `${cachedDb}.${process.pid}.tmp`;
+  fs.copyFileSync(target, tmp);
+  fs.writeFileSync(`${cachedMeta}.${process.pid}.tmp`, JSON.stringify(meta));
+  fs.renameSync(tmp, cachedDb);
+  fs.renameSync(`${cachedMeta}.${process.pid}.tmp`, cachedMeta);
+  log(`fixture: built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return meta;
+}
+
+/** Loads the fixture into a fresh PostgreSQL database (no cache: building it is the only way in). */
+export async function pgFixture(dataDir: string, databaseUrl: string, sizes: Sizes, log: (s: string) => void): Promise<FixtureMeta> {
+  log('fixture: building on PostgreSQL');
+  const t0 = Date.now();
+  const sink = await pgSink(databaseUrl);
+  try {
+    return await build(sink, dataDir, databaseUrl, sizes, log);
+  } finally {
+    await sink.close();
+    log(`fixture: built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+}

@@ -1,0 +1,45 @@
+// Runs autocannon against a URL for a bounded time (loopback only) and reduces its result to a few figures.
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  seconds: number;
+  /** Requests per second over all connections (paced); unset means as fast as possible. */
+  overallRate?: number;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function runLoad(o: LoadOptions): Promise<LoadResult> {
+  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(o.url)) throw new Error(`refusing to load a non-loopback URL: ${o.url}`);
+  const r = await autocannon({
+    url: o.url,
+    method: o.method ?? 'GET',
+    headers: o.headers,
+    body: o.body,
+    connections: o.connections,
+    duration: o.seconds,
+    overallRate: o.overallRate,
+    timeout: 30,
+  });
+  const ok = r['2xx'];
+  return {
+    rps: Math.round(ok / o.seconds),
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    ok,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}

@@ -1,0 +1,71 @@
+// The result keys, the printed table (each figure beside the machine's ceiling) and bench-results.json.
+import fs from 'node:fs';
+
+/** Every key bench-results.json must hold as a number. */
+export const REQUIRED_KEYS = [
+  'http_ceiling_rps',
+  'send_rps',
+  'send_p50_ms',
+  'send_p99_ms',
+  'send_p99_ms_at_500',
+  'delivery_p99_ms_100',
+  'delivery_p99_ms_1000',
+  'delivery_p99_ms_10000',
+  'max_loop_stall_ms',
+  'longpoll_held',
+  'rss_per_1k_queues_mb',
+  'rss_idle_mb',
+  'messages_topic_p50_ms',
+  'messages_topic_p99_ms',
+  'register_p50_ms',
+  'render_p50_ms',
+  'render_p99_ms',
+] as const;
+
+const ROWS: [key: string, label: string][] = [
+  ['http_ceiling_rps', 'bare node:http, req/s (ceiling)'],
+  ['send_rps', 'POST /messages, msg/s'],
+  ['send_p50_ms', '  send latency p50, ms'],
+  ['send_p99_ms', '  send latency p99, ms'],
+  ['send_p99_ms_at_500', '  send p99 at a fixed 500 msg/s, ms'],
+  ['send_rate_achieved_at_500', '  rate achieved at 500/s, msg/s'],
+  ['delivery_p99_ms_100', 'delivery p99, listeners #100, ms'],
+  ['delivery_p99_ms_1000', 'delivery p99, listeners #1000, ms'],
+  ['delivery_p99_ms_10000', 'delivery p99, listeners #10000, ms'],
+  ['max_loop_stall_ms', 'server loop stall max (fan-out), ms'],
+  ['longpoll_held', 'long-polls held at once'],
+  ['rss_per_1k_queues_mb', '  server RSS per 1,000 queues, MB'],
+  ['rss_idle_mb', 'server RSS idle, MB'],
+  ['messages_topic_p50_ms', 'GET /messages topic, p50, ms'],
+  ['messages_topic_p99_ms', 'GET /messages topic, p99, ms'],
+  ['register_p50_ms', 'POST /register (1k users), p50, ms'],
+  ['render_p50_ms', 'POST /messages/render, p50, ms'],
+  ['render_p99_ms', 'POST /messages/render, p99, ms'],
+];
+
+export function printTable(r: Record<string, number>, listeners: number[], print: (s: string) => void): void {
+  const ceiling = r.http_ceiling_rps;
+  print('');
+  print(`${'figure'.padEnd(40)} ${'value'.padStart(10)}  vs ceiling`);
+  print('-'.repeat(66));
+  for (const [key, label0] of ROWS) {
+    if (r[key] === undefined) continue;
+    const label = label0.replace(/#(\d+)/, (_, n: string) => String(listeners[['100', '1000', '10000'].indexOf(n)] ?? n));
+    const v = r[key];
+    let vs = '';
+    if (key === 'send_rps' && ceiling) vs = `${((100 * v) / ceiling).toFixed(1)} % of ceiling`;
+    if (/^send_p\d+_ms$/.test(key) && r.http_ceiling_p99_ms !== undefined) vs = `bare p50 ${r.http_ceiling_p50_ms} / p99 ${r.http_ceiling_p99_ms} ms`;
+    else if (key.endsWith('_ms') && key !== 'max_loop_stall_ms' && ceiling) vs = `${((v * ceiling) / 1000).toFixed(0)} × a bare request`;
+    if (key === 'http_ceiling_rps') vs = `${(1000 / ceiling).toFixed(3)} ms per request`;
+    print(`${label.padEnd(40)} ${String(v).padStart(10)}  ${vs}`);
+  }
+  print('');
+}
+
+export function missingKeys(r: Record<string, unknown>): string[] {
+  return REQUIRED_KEYS.filter((k) => typeof r[k] !== 'number' || !Number.isFinite(r[k]));
+}
+
+export function writeResults(file: string, figures: Record<string, number>, info: Record<string, unknown>): void {
+  fs.writeFileSync(file, JSON.stringify({ ...figures, info }, null, 2) + '\n');
+}

@@ -1,0 +1,56 @@
+// Fan-out delivery: time from send to each listener's long-poll answer, for three listener counts; loop stalls meanwhile.
+import { api, nowMs } from '../api.js';
+import { userCred, type FixtureMeta } from '../bulk-load.js';
+import { STAMP } from '../poller-child.js';
+import { startPollers } from '../pollers.js';
+import type { ServerProcess } from '../server-process.js';
+import type { Sizes } from '../sizes.js';
+import { summarize, round } from '../stats.js';
+
+const LABELS = ['100', '1000', '10000'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta, z: Sizes, log: (s: string) => void): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  let maxStall = 0;
+  for (const [k, n] of z.fanout.entries()) {
+    const label = LABELS[k];
+    const channel = meta.fan.channels[`fan-${n}`];
+    const creds = Array.from({ length: n }, (_, i) => userCred(meta.fan, i));
+    const t0 = Date.now();
+    const group = await startPollers(server.url, creds, { registerConcurrency: 16 });
+    if (group.failed) throw new Error(`delivery: ${group.failed} queues failed to register: ${group.firstError}`);
+    log(`  ${n} listeners registered in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    try {
+      const sender = creds[0];
+      const sendMs: number[] = [];
+      let incomplete = 0;
+      const sendOne = async (seq: number) => {
+        const r = await api(server.url, sender, 'POST', 'messages', { type: 'stream', to: String(channel), topic: 't', content: `${STAMP}${nowMs()}:${seq}` });
+        if (r.status !== 200) throw new Error(`delivery send → ${r.status} ${JSON.stringify(r.body)}`);
+        if (!(await group.waitComplete(seq, 60_000))) incomplete++;
+        await sleep(n >= 5000 ? 300 : 100);
+        return r.ms;
+      };
+      await sendOne(0); // warm-up, not counted
+      await group.stats();
+      await server.loopFigures();
+      for (let seq = 1; seq <= z.fanoutMessages[k]; seq++) sendMs.push(await sendOne(seq));
+      const loop = await server.loopFigures();
+      const st = await group.stats();
+      const d = summarize(st.latencies);
+      const s = summarize(sendMs);
+      maxStall = Math.max(maxStall, loop.max_stall_ms);
+      out[`delivery_p50_ms_${label}`] = d.p50;
+      out[`delivery_p99_ms_${label}`] = d.p99;
+      out[`delivery_send_p50_ms_${label}`] = s.p50;
+      out[`loop_stall_ms_${label}`] = loop.max_stall_ms;
+      out[`delivery_listeners_${label}`] = n;
+      log(`  ${n} listeners: delivery p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms over ${d.n} deliveries; send ack p50 ${s.p50} ms; loop stall max ${loop.max_stall_ms} ms${incomplete ? `; ${incomplete} messages not seen by every queue` : ''}`);
+    } finally {
+      await group.stop();
+    }
+  }
+  out.max_loop_stall_ms = round(maxStall);
+  return out;
+}
