@@ -12,9 +12,9 @@ import { normalizeContent } from '../lib/messages/content.js';
 import { checkCanSendToStream, requireStream } from '../lib/messages/access.js';
 import { getOrCreateDmRecipient, resolveDmParticipants } from '../lib/messages/recipients.js';
 import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
-import { buildMessageDicts, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/messages/dicts.js';
-import { indexMessages } from '../lib/messages/search.js';
-import { applyMentionFlags, flagNameMap, recipientFlags, topicParticipantIds } from '../lib/messages/flags-sql.js';
+import { messageDict, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/messages/dicts.js';
+import { indexNewMessage } from '../lib/messages/search.js';
+import { applyMentionBits, flagNameMap, mentionBitsFor, wildcardTopicParticipants } from '../lib/messages/flags-sql.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { streamPeerAudience } from '../lib/stream-access.js';
 import { firstMessageEvent } from './messages-common.js';
@@ -87,56 +87,63 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
       .returningAll()
       .executeTakeFirstOrThrow();
     const id = message.id;
+    const readBit = input.readBySender ? FLAG_BITS.read : 0;
+    const mentionBits = mentionBitsFor(rendered, stream ? await wildcardTopicParticipants(tx, rendered, recipientId, topic, sender.id) : null);
+    const bits = new Map<number, number>();
 
     if (stream) {
-      // Every active subscriber gets a row in one statement, whatever the channel's size.
-      await tx
+      // Every active subscriber gets a row in one statement, whatever the channel's size; the
+      // sender's row is marked read there. RETURNING names the recipients for the event.
+      const rows = await tx
         .insertInto('user_messages')
         .columns(['user_id', 'message_id', 'flags'])
         .expression((eb) =>
           eb
             .selectFrom('subscriptions as s')
             .innerJoin('users as u', 'u.id', 's.user_id')
-            .select(['s.user_id', sql.lit(id).as('message_id'), sql.lit(0).as('flags')])
+            .select([
+              's.user_id',
+              sql<number>`CAST(${id} AS integer)`.as('message_id'),
+              sql<number>`CASE WHEN s.user_id = ${sender.id} THEN CAST(${readBit} AS integer) ELSE 0 END`.as('flags'),
+            ])
             .where('s.stream_id', '=', stream!.id)
             .where('s.active', '=', 1)
             .where('u.is_active', '=', 1),
         )
+        .returning('user_id')
         .execute();
-      // The sender always has the message, subscribed or not.
-      await tx
-        .insertInto('user_messages')
-        .values({ user_id: sender.id, message_id: id, flags: 0 })
-        .onConflict((oc) => oc.columns(['user_id', 'message_id']).doNothing())
-        .execute();
+      for (const r of rows) bits.set(r.user_id, r.user_id === sender.id ? readBit : 0);
+      if (!bits.has(sender.id)) {
+        // The sender always has the message, subscribed or not.
+        await tx.insertInto('user_messages').values({ user_id: sender.id, message_id: id, flags: readBit }).execute();
+        bits.set(sender.id, readBit);
+      }
+      if (mentionBits.size) {
+        const all = mentionBits.get(-1) ?? 0;
+        for (const [userId, b] of bits) bits.set(userId, b | all | (mentionBits.get(userId) ?? 0));
+        await applyMentionBits(tx, id, mentionBits);
+      }
     } else {
+      const all = mentionBits.get(-1) ?? 0;
+      for (const u of participants) bits.set(u.id, FLAG_BITS.is_private | (u.id === sender.id ? readBit : 0) | all | (mentionBits.get(u.id) ?? 0));
       await tx
         .insertInto('user_messages')
-        .values(participants.map((u) => ({ user_id: u.id, message_id: id, flags: FLAG_BITS.is_private })))
+        .values([...bits].map(([userId, flags]) => ({ user_id: userId, message_id: id, flags })))
         .execute();
     }
-    if (input.readBySender) {
-      await tx
-        .updateTable('user_messages')
-        .set((eb) => ({ flags: eb('flags', '|', FLAG_BITS.read) }))
-        .where('message_id', '=', id)
-        .where('user_id', '=', sender.id)
-        .execute();
-    }
-    await applyMentionFlags(tx, id, rendered, () => topicParticipantIds(tx, recipientId, topicKey(topic), [sender.id]));
-    await indexMessages(tx, dialect, [id]);
+    await indexNewMessage(tx, dialect, id, topic, content);
 
     const outgoing: Outgoing[] = [];
     if (stream && stream.first_message_id === null) {
       await tx.updateTable('streams').set({ first_message_id: id }).where('id', '=', stream.id).execute();
       outgoing.push({ users: await streamPeerAudience(tx, stream), event: firstMessageEvent(stream, id) });
     }
-    const flags = await recipientFlags(tx, id);
-    const [dict] = await buildMessageDicts(tx, realm, [message]);
+    const displayRecipient = stream ? stream.name : participants.map((u) => ({ id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: false }));
+    const dict = messageDict(message, realm, sender, displayRecipient, []);
     outgoing.unshift({
-      users: [...flags.keys()],
+      users: [...bits.keys()],
       event: { type: 'message', message: dict, __empty_topic_name: emptyTopicDisplayName(realm) },
-      flags: flagNameMap(flags),
+      flags: flagNameMap(bits),
       ...(stream && !stream.invite_only ? { publicStreamId: stream.id } : {}),
       ...(input.queueId !== undefined && input.localId !== undefined ? { senderQueueId: input.queueId, localId: input.localId } : {}),
     });

@@ -1,11 +1,9 @@
 // Database access: opens SQLite or PostgreSQL through Kysely, runs write transactions that yield a
 // commit stamp, and consistent reads that yield a snapshot, so event queues can tell which events
 // a snapshot already reflects.
-import fs from 'node:fs';
-import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
-import Database from 'better-sqlite3';
-import pg from 'pg';
+import { openSqlite } from './sqlite-connection.js';
+import { startCheckpointer } from './checkpoint-control.js';
 import type { DB } from './schema.js';
 import type { Dialect } from './dialect.js';
 import { migrate } from './migrate.js';
@@ -57,8 +55,19 @@ function pgSnapshot(snap: string): ReadSnapshot {
   };
 }
 
+interface PendingWrite {
+  fn: (tx: Transaction<DB>) => Promise<unknown>;
+  resolve: (v: { result: unknown; stamp: CommitStamp }) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Writes committed together at most (group commit); each still succeeds or fails on its own. */
+const MAX_GROUP = 64;
+
 export class Store {
   private commitSeq = 0;
+  private readonly pending: PendingWrite[] = [];
+  private flushing = false;
 
   private constructor(
     readonly db: Kysely<DB>,
@@ -69,6 +78,8 @@ export class Store {
   /** Opens (and migrates) the database: PostgreSQL when a URL is given, else SQLite in dataDir. */
   static async open(opts: { databaseUrl: string; dataDir: string; poolSize?: number }): Promise<Store> {
     if (opts.databaseUrl) {
+      // Loaded only when used: a default (SQLite) server does not carry the PostgreSQL client.
+      const { default: pg } = await import('pg');
       const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
       // An idle connection that the server drops (restart, failover) must not crash the process;
       // the pool replaces it on the next checkout.
@@ -78,17 +89,13 @@ export class Store {
       await migrate(db as unknown as Kysely<unknown>, 'postgres');
       return store;
     }
-    fs.mkdirSync(opts.dataDir, { recursive: true });
-    const sqlite = new Database(path.join(opts.dataDir, 'parley.sqlite3'));
-    sqlite.pragma('journal_mode = WAL');
-    // NORMAL keeps every committed transaction across a process crash (WAL is written before commit
-    // returns); only an operating-system crash can lose the last transactions.
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    sqlite.pragma('cache_size = -32000');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-    const store = new Store(db, 'sqlite', () => db.destroy());
+    const sqlite = openSqlite(opts.dataDir);
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite.database }) });
+    const checkpointer = startCheckpointer(sqlite.file);
+    const store = new Store(db, 'sqlite', async () => {
+      await checkpointer.stop();
+      await db.destroy();
+    });
     await migrate(db as unknown as Kysely<unknown>, 'sqlite');
     return store;
   }
@@ -96,22 +103,68 @@ export class Store {
   /**
    * Runs fn in one transaction and returns its result with the commit's stamp. Events describing
    * the change must be published with that stamp only after this resolves (after commit).
+   *
+   * On SQLite, writes that arrive while others run are committed together (group commit): each
+   * runs in its own savepoint, so a failing one rolls back alone, and one commit serves all.
    */
-  async write<T>(fn: (tx: Transaction<DB>) => Promise<T>): Promise<{ result: T; stamp: CommitStamp }> {
+  write<T>(fn: (tx: Transaction<DB>) => Promise<T>): Promise<{ result: T; stamp: CommitStamp }> {
+    if (this.dialect === 'postgres') return this.writePostgres(fn);
+    return new Promise((resolve, reject) => {
+      this.pending.push({ fn, resolve: resolve as PendingWrite['resolve'], reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async writePostgres<T>(fn: (tx: Transaction<DB>) => Promise<T>): Promise<{ result: T; stamp: CommitStamp }> {
     let stamp: CommitStamp | undefined;
     const result = await this.db.transaction().execute(async (tx) => {
       const r = await fn(tx);
-      if (this.dialect === 'postgres') {
-        const row = await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(tx);
-        stamp = { kind: 'xid', xid: row.rows[0].xid };
-      } else {
-        // The single SQLite connection is held until commit, so no reader sees this counter value
-        // before the commit it names is visible.
-        stamp = { kind: 'seq', seq: ++this.commitSeq };
-      }
+      const row = await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(tx);
+      stamp = { kind: 'xid', xid: row.rows[0].xid };
       return r;
     });
     return { result, stamp: stamp! };
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.pending.length) {
+        const group = this.pending.splice(0, MAX_GROUP);
+        const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+        let stamp: CommitStamp | undefined;
+        try {
+          await this.db.transaction().execute(async (tx) => {
+            for (const w of group) {
+              await sql`SAVEPOINT w`.execute(tx);
+              try {
+                const value = await w.fn(tx);
+                await sql`RELEASE w`.execute(tx);
+                outcomes.push({ ok: true, value });
+              } catch (error) {
+                await sql`ROLLBACK TO w`.execute(tx);
+                await sql`RELEASE w`.execute(tx);
+                outcomes.push({ ok: false, error });
+              }
+            }
+            // The single SQLite connection is held until commit, so no reader sees this counter
+            // value before the commit it names is visible.
+            stamp = { kind: 'seq', seq: ++this.commitSeq };
+          });
+        } catch (error) {
+          // The commit itself failed: nothing of the group was kept.
+          for (const w of group) w.reject(error);
+          continue;
+        }
+        group.forEach((w, i) => {
+          const o = outcomes[i];
+          if (o.ok) w.resolve({ result: o.value, stamp: stamp! });
+          else w.reject(o.error);
+        });
+      }
+    } finally {
+      this.flushing = false;
+    }
   }
 
   /** Runs fn in one read transaction with a stable view, reporting which commits that view includes. */
@@ -129,6 +182,8 @@ export class Store {
   }
 
   async close(): Promise<void> {
+    // Writes already accepted finish before the database closes.
+    while (this.flushing || this.pending.length) await new Promise((r) => setTimeout(r, 5));
     await this.onClose();
   }
 }

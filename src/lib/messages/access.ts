@@ -62,10 +62,10 @@ export async function hasStreamPermission(tx: Tx, user: User, stream: Pick<Strea
 export async function checkCanSendToStream(tx: Tx, sender: User, stream: Stream): Promise<void> {
   const denied = () => badRequest(`Not authorized to send to channel '${stream.name}'`);
   if (stream.is_archived) throw denied();
-  const subscribed = await isSubscribed(tx, sender.id, stream.id);
   if (stream.invite_only || sender.role === Role.GUEST) {
     // A bot may post where its owner is subscribed, as the owner could have posted themselves.
-    const ownerSubscribed = sender.is_bot === 1 && sender.bot_owner_id !== null && (await isSubscribed(tx, sender.bot_owner_id, stream.id));
+    const subscribed = await isSubscribed(tx, sender.id, stream.id);
+    const ownerSubscribed = !subscribed && sender.is_bot === 1 && sender.bot_owner_id !== null && (await isSubscribed(tx, sender.bot_owner_id, stream.id));
     if (!subscribed && !ownerSubscribed) throw denied();
   }
   const group = streamPermission(stream, 'can_send_message_group');

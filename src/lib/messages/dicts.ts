@@ -1,7 +1,7 @@
 // Message rows → MessageDicts, with a fixed number of queries for any batch: participants and
 // senders, channels, reactions.
 import type { Tx } from '../../store/store.js';
-import type { Message, Realm } from '../../store/schema.js';
+import type { Message, Realm, User } from '../../store/schema.js';
 import type { DisplayRecipientUser, MessageDict, ReactionDict } from '../../presenters/message.js';
 import { dmParticipantsByRecipient } from './recipients.js';
 
@@ -33,33 +33,50 @@ export async function buildMessageDicts(tx: Tx, realm: Pick<Realm, 'string_id'>,
     const u = userMap.get(id);
     return { id, email: u?.email ?? '', full_name: u?.full_name ?? '', is_mirror_dummy: false };
   };
-  return rows.map((m) => {
-    const sender = userMap.get(m.sender_id)!;
-    const dict: MessageDict = {
-      id: m.id,
-      type: m.type === MESSAGE_TYPE_PRIVATE ? 'private' : 'stream',
-      subject: m.type === MESSAGE_TYPE_PRIVATE ? '' : m.topic,
-      content: m.content,
-      rendered_content: m.rendered_content,
-      client: m.sending_client,
-      sender_id: m.sender_id,
-      sender_email: sender.email,
-      sender_full_name: sender.full_name,
-      sender_realm_str: realm.string_id,
-      sender_avatar: { userId: sender.id, realmId: sender.realm_id, email: sender.email, source: sender.avatar_source, version: sender.avatar_version },
-      display_recipient:
-        m.type === MESSAGE_TYPE_PRIVATE ? (participants.get(m.recipient_id) ?? [m.sender_id]).map(displayUser) : (streamNames.get(m.stream_id!) ?? ''),
-      recipient_id: m.recipient_id,
-      timestamp: m.date_sent,
-      is_me_message: m.is_me_message === 1,
-      reactions: reactionsByMessage.get(m.id) ?? [],
-      submessages: [],
-      topic_links: [],
-    };
-    if (m.stream_id !== null) dict.stream_id = m.stream_id;
-    if (m.last_edit_time !== null) dict.last_edit_timestamp = m.last_edit_time;
-    if (m.last_moved_time !== null) dict.last_moved_timestamp = m.last_moved_time;
-    if (m.edit_history) dict.edit_history = JSON.parse(m.edit_history) as Record<string, unknown>[];
-    return dict;
-  });
+  return rows.map((m) =>
+    messageDict(
+      m,
+      realm,
+      userMap.get(m.sender_id)!,
+      m.type === MESSAGE_TYPE_PRIVATE ? (participants.get(m.recipient_id) ?? [m.sender_id]).map(displayUser) : (streamNames.get(m.stream_id!) ?? ''),
+      reactionsByMessage.get(m.id) ?? [],
+    ),
+  );
+}
+
+export type DictSender = Pick<User, 'id' | 'realm_id' | 'email' | 'full_name' | 'avatar_source' | 'avatar_version'>;
+
+/** One message row as a MessageDict, given what the row refers to (no queries). */
+export function messageDict(
+  m: Message,
+  realm: Pick<Realm, 'string_id'>,
+  sender: DictSender,
+  displayRecipient: MessageDict['display_recipient'],
+  reactions: ReactionDict[],
+): MessageDict {
+  const dict: MessageDict = {
+    id: m.id,
+    type: m.type === MESSAGE_TYPE_PRIVATE ? 'private' : 'stream',
+    subject: m.type === MESSAGE_TYPE_PRIVATE ? '' : m.topic,
+    content: m.content,
+    rendered_content: m.rendered_content,
+    client: m.sending_client,
+    sender_id: m.sender_id,
+    sender_email: sender.email,
+    sender_full_name: sender.full_name,
+    sender_realm_str: realm.string_id,
+    sender_avatar: { userId: sender.id, realmId: sender.realm_id, email: sender.email, source: sender.avatar_source, version: sender.avatar_version },
+    display_recipient: displayRecipient,
+    recipient_id: m.recipient_id,
+    timestamp: m.date_sent,
+    is_me_message: m.is_me_message === 1,
+    reactions,
+    submessages: [],
+    topic_links: [],
+  };
+  if (m.stream_id !== null) dict.stream_id = m.stream_id;
+  if (m.last_edit_time !== null) dict.last_edit_timestamp = m.last_edit_time;
+  if (m.last_moved_time !== null) dict.last_moved_timestamp = m.last_moved_time;
+  if (m.edit_history) dict.edit_history = JSON.parse(m.edit_history) as Record<string, unknown>[];
+  return dict;
 }

@@ -2,6 +2,7 @@
 import type { Tx } from '../../store/store.js';
 import { FLAG_BITS, flagNames } from '../../models/flags.js';
 import type { RenderResult } from '../markdown/index.js';
+import { topicKey } from './topic.js';
 
 export const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
 
@@ -36,10 +37,35 @@ export async function applyMentionFlags(tx: Tx, messageId: number, r: RenderResu
   if (r.topicWildcardMentioned) await orFlags(tx, [messageId], await topicParticipants(), FLAG_BITS.topic_wildcard_mentioned);
 }
 
-/** Every recipient of a message with its flag bits. */
-export async function recipientFlags(tx: Tx, messageId: number): Promise<Map<number, number>> {
-  const rows = await tx.selectFrom('user_messages').select(['user_id', 'flags']).where('message_id', '=', messageId).execute();
-  return new Map(rows.map((r) => [r.user_id, r.flags]));
+/**
+ * The mention bits a rendering gives each user of a new message: direct mentions, the channel
+ * wildcard for everyone (key -1), the topic wildcard for the topic's participants.
+ */
+export function mentionBitsFor(r: RenderResult, topicParticipants: number[] | null): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const id of r.mentionedUserIds) out.set(id, FLAG_BITS.mentioned);
+  if (r.streamWildcardMentioned) out.set(-1, FLAG_BITS.stream_wildcard_mentioned);
+  if (r.topicWildcardMentioned) for (const id of topicParticipants ?? []) out.set(id, (out.get(id) ?? 0) | FLAG_BITS.topic_wildcard_mentioned);
+  return out;
+}
+
+/** Participants of the topic, fetched only when the message uses the topic wildcard. */
+export async function wildcardTopicParticipants(tx: Tx, r: RenderResult, recipientId: number, topic: string, senderId: number): Promise<number[] | null> {
+  return r.topicWildcardMentioned ? topicParticipantIds(tx, recipientId, topicKey(topic), [senderId]) : null;
+}
+
+/** Writes mentionBitsFor's result onto a new message's rows (key -1: every row). */
+export async function applyMentionBits(tx: Tx, messageId: number, bits: Map<number, number>): Promise<void> {
+  const all = bits.get(-1) ?? 0;
+  if (all) await orFlags(tx, [messageId], 'all', all);
+  const byBits = new Map<number, number[]>();
+  for (const [userId, b] of bits) {
+    if (userId === -1) continue;
+    const list = byBits.get(b) ?? [];
+    list.push(userId);
+    byBits.set(b, list);
+  }
+  for (const [b, users] of byBits) await orFlags(tx, [messageId], users, b);
 }
 
 /** API flag names per user, for a notice. */

@@ -32,3 +32,9 @@ export async function unindexMessages(tx: Tx, dialect: Dialect, ids: number[]): 
   if (dialect !== 'sqlite' || !ids.length) return;
   await sql`DELETE FROM message_search WHERE rowid IN (${sql.join(ids)})`.execute(tx);
 }
+
+/** Indexes a message just inserted (nothing to remove first). */
+export async function indexNewMessage(tx: Tx, dialect: Dialect, id: number, topic: string, content: string): Promise<void> {
+  if (dialect !== 'sqlite') return;
+  await sql`INSERT INTO message_search (rowid, topic, content) VALUES (${id}, ${topic}, ${content})`.execute(tx);
+}

@@ -1,0 +1,51 @@
+// Store: group commit keeps each write's all-or-nothing outcome; stamps tell snapshots what they saw.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Store } from './store.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-store-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const realmRow = (sub: string) => ({ string_id: sub, name: sub, description: '', date_created: 0, deactivated: 0, settings: '{}' });
+
+test('concurrent writes commit together but fail alone', async () => {
+  const store = await Store.open({ databaseUrl: '', dataDir: dir });
+  try {
+    const writes = Array.from({ length: 30 }, (_, i) =>
+      store.write(async (tx) => {
+        await tx.insertInto('realms').values(realmRow(`r${i}`)).execute();
+        if (i === 7) throw new Error('this one changes its mind');
+        if (i === 8) await tx.insertInto('realms').values(realmRow('r0')).execute(); // duplicate: fails in SQL
+        return i;
+      }),
+    );
+    const results = await Promise.allSettled(writes);
+    assert.equal(results.filter((r) => r.status === 'rejected').length, 2);
+    assert.equal((results[7] as PromiseRejectedResult).reason.message, 'this one changes its mind');
+    const names = (await store.db.selectFrom('realms').select('string_id').execute()).map((r) => r.string_id);
+    assert.equal(names.length, 28);
+    assert.ok(!names.includes('r7') && !names.includes('r8'), 'a failed write leaves nothing behind');
+    const stamps = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<{ stamp: { seq: number } }>).value.stamp.seq);
+    assert.ok(new Set(stamps).size < stamps.length, 'concurrent writes shared commits');
+    // A read taken now sees every commit so far, and none after.
+    await store.read(async (_tx, snap) => {
+      for (const s of stamps) assert.ok(snap.isVisible({ kind: 'seq', seq: s }));
+      assert.ok(!snap.isVisible({ kind: 'seq', seq: Math.max(...stamps) + 1 }));
+    });
+  } finally {
+    await store.close();
+  }
+});
+
+test('the data survives closing and reopening', async () => {
+  const store = await Store.open({ databaseUrl: '', dataDir: dir });
+  try {
+    const n = await store.db.selectFrom('realms').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    assert.equal(Number(n.n), 28);
+  } finally {
+    await store.close();
+  }
+});

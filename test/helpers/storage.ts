@@ -1,0 +1,78 @@
+// Fresh storage for tests that start their own server processes, and starting `parley serve`.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+const PG_BASE = process.env.PARLEY_TEST_PG_URL ?? '';
+
+export interface FreshStorage {
+  args: string[];
+  env: Record<string, string>;
+  cleanup: () => Promise<void>;
+}
+
+/** A fresh data directory, plus a fresh PostgreSQL database when the suite runs on PostgreSQL. */
+export async function freshStorage(): Promise<FreshStorage> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cli-'));
+  if (!PG_BASE) return { args: ['--data-dir', dir], env: { PARLEY_DATA_DIR: dir }, cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  const name = `parley_cli_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = `${PG_BASE}/${name}`;
+  return {
+    args: ['--data-dir', dir, '--database-url', url],
+    env: { PARLEY_DATA_DIR: dir, PARLEY_DATABASE_URL: url },
+    cleanup: async () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      const a = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+
+export interface ServeProcess {
+  out: string;
+  url: string;
+  pid: number;
+  stop: () => Promise<void>;
+  kill9: () => Promise<void>;
+}
+
+/** Starts `parley serve` on a free port and resolves once it listens. */
+export function startServeProcess(root: string, st: FreshStorage): Promise<ServeProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'bin/parley.js'), 'serve', '--port', '0', ...st.args], { env: { ...process.env, ...st.env } });
+    let out = '';
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    const timer = setTimeout(() => reject(new Error('serve did not start: ' + out)), 20000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          out,
+          url: m[1],
+          pid: child.pid!,
+          stop: async () => {
+            child.kill('SIGTERM');
+            await exited;
+          },
+          kill9: async () => {
+            child.kill('SIGKILL');
+            await exited;
+          },
+        });
+      }
+    });
+    child.stderr.on('data', (d) => (out += d));
+  });
+}
