@@ -142,10 +142,11 @@ class Loader {
     function* userMessages(): Generator<Row> {
       for (let i = 0; i < count; i++) {
         const sender = subscribers[i % subscribers.length];
-        for (const u of subscribers) yield [u, first + i, u === sender || i < unreadFrom ? READ : 0];
+        for (const u of subscribers) yield [first + i, u, u === sender || i < unreadFrom ? READ : 0];
       }
     }
-    await this.sink.insert('user_messages', ['user_id', 'message_id', 'flags'], userMessages());
+    // Rows arrive in primary-key order (message_id, user_id), as the clustered table stores them.
+    await this.sink.insert('user_messages', ['message_id', 'user_id', 'flags'], userMessages());
     if (this.sink.dialect === 'sqlite') {
       function* search(): Generator<Row> {
         for (let i = 0; i < count; i++) yield [first + i, topicOf(i), texts[i % texts.length]];
@@ -154,6 +155,8 @@ class Loader {
     }
     await restoreMessages();
     await restoreUm();
+    // Nothing older than the last 1% is unread: the history subscribers' floors start there.
+    await this.sink.exec(`UPDATE subscriptions SET unread_floor = ${first + unreadFrom} WHERE stream_id IN (${streams.map((s) => s.id).join(',')})`);
     for (const s of streams) await this.sink.exec(`UPDATE streams SET first_message_id = (SELECT min(id) FROM messages WHERE stream_id = ${s.id}) WHERE id = ${s.id}`);
   }
 }
@@ -221,6 +224,9 @@ export async function bulkLoad(sink: Sink, created: { root: CreatedRealm; reg: C
       for (let i = 0; i < z.fanUsers; i++) yield [f0 + i, fanChannels.hold] as [number, number];
     })(),
   );
+
+  // Every other subscription the loader made has no unread history: its floor starts after the newest message.
+  await sink.exec(`UPDATE subscriptions SET unread_floor = (SELECT coalesce(max(id), 0) + 1 FROM messages) WHERE unread_floor = 0`);
 
   const meta = (c: CreatedRealm, key: string, host: string | undefined, users: number, first: number, channels: Record<string, number>): RealmMeta => ({
     id: c.id,

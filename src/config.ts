@@ -22,6 +22,10 @@ export interface Config {
   /** Whether to create a first organization and owner on an empty database. */
   bootstrap: boolean;
   logRequests: boolean;
+  /** smtp:// or smtps:// URL (with credentials) for outgoing mail; empty writes mail to <dataDir>/outbox/. */
+  smtpUrl: string;
+  /** The From address of mail the server sends. */
+  mailFrom: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -53,5 +57,7 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     heartbeatSecs: intFrom(env.PARLEY_HEARTBEAT_SECS, 50, 'PARLEY_HEARTBEAT_SECS'),
     bootstrap: (flags.bootstrap ?? env.PARLEY_BOOTSTRAP ?? '1') !== '0',
     logRequests: (env.PARLEY_LOG_REQUESTS ?? '0') === '1',
+    smtpUrl: env.PARLEY_SMTP_URL ?? '',
+    mailFrom: env.PARLEY_MAIL_FROM ?? `Parley <noreply@${new URL(externalUrl).hostname}>`,
   };
 }

@@ -5,6 +5,7 @@ import type { QueueRegistry } from './events/registry.js';
 import type { EventBus } from './events/bus.js';
 import type { Caches } from './lib/caches.js';
 import type { RateLimiter } from './lib/rate-limit.js';
+import type { Outbox } from './lib/mail/outbox.js';
 
 export interface Clock {
   /** Current UNIX time in seconds. */
@@ -20,6 +21,8 @@ export interface AppContext {
   caches: Caches;
   /** Failed password attempts per organization and username. */
   passwordLimiter: RateLimiter;
+  /** Outgoing mail (SMTP, or files in the data directory's outbox). */
+  mail: Outbox;
 }
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };

@@ -9,6 +9,7 @@ import { QueueRegistry } from './events/registry.js';
 import { openBus } from './events/bus.js';
 import { Caches } from './lib/caches.js';
 import { RateLimiter } from './lib/rate-limit.js';
+import { createOutbox } from './lib/mail/outbox.js';
 import { createRequestHandler } from './http/server.js';
 import { buildRouter } from './http/routes.js';
 import { startLoopMonitor } from './workers/loop-monitor.js';
@@ -27,7 +28,7 @@ export async function openApp(config: Config, clock: Clock = systemClock): Promi
   bus.subscribe((notices) => queues.deliver(notices));
   // Ten failed password attempts per username in ten minutes, then wait.
   const passwordLimiter = new RateLimiter(10, 600, () => clock.now());
-  return { config, store, bus, queues, clock, caches: new Caches(store), passwordLimiter };
+  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, mail: createOutbox(config) };
 }
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);
@@ -60,6 +61,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.bus.close();
+      await app.mail.close();
       await app.store.close();
     },
   };

@@ -7,6 +7,7 @@ import { newChannel } from './helpers/messages.js';
 import { checkConsistency, coveredEventTypes, DEFAULT_REGISTER } from './helpers/events.js';
 import { applyEvents } from '../src/events/apply.js';
 import { EVENT_TYPES } from '../src/events/types.js';
+import { changeEmail, RenamableClient } from './helpers/settings.js';
 
 let s: TestServer;
 let kim: Client;
@@ -138,6 +139,44 @@ test('realm_bot add: the owner and administrators learn of a new bot', async () 
   const admin = await s.user('Ada Admin', 200);
   await checkConsistency(admin, () => s.owner.ok('POST', 'bots', { full_name: 'Helper Bot', short_name: 'helper' }), { expect: ['realm_bot', 'realm_user'] });
   await checkConsistency(s.owner, () => s.owner.ok('POST', 'bots', { full_name: 'Second Bot', short_name: 'second' }), { expect: ['realm_bot'] });
+});
+
+test('user_settings update: own changes, a bulk edit, and the timezone seen by others', async () => {
+  const uma = await s.user('Uma Settings');
+  const vic = await s.user('Vic Observer');
+  const change = { color_scheme: 3, default_language: 'ja', timezone: 'Asia/Tokyo', emojiset: 'text', enable_drafts_synchronization: false, web_channel_default_view: 3 };
+  await checkConsistency(uma, () => uma.ok('PATCH', 'settings', change), { expect: ['user_settings', 'realm_user'] });
+  await checkConsistency(uma, () => s.owner.ok('PATCH', 'settings', { target_users: { user_ids: [uma.userId] }, web_font_size_px: 20 }), { expect: ['user_settings'] });
+  await checkConsistency(vic, () => uma.ok('PATCH', 'settings', { timezone: 'Europe/Oslo' }), { register: LEGACY, expect: ['realm_user'] });
+});
+
+test('realm_user update: full name, email visibility and a confirmed email change, seen by the user and by others', async () => {
+  const ned = new RenamableClient(await s.user('Ned Renamed'));
+  const guest = await s.user('Gwen Guest', 600);
+  await checkConsistency(ned, () => ned.ok('PATCH', 'settings', { full_name: 'Ned Renamed Again' }), { expect: ['realm_user'] });
+  await checkConsistency(guest, () => ned.ok('PATCH', 'settings', { full_name: 'Ned Third' }), { expect: ['realm_user'] });
+  await checkConsistency(guest, () => ned.ok('PATCH', 'settings', { email_address_visibility: 4 }), { expect: ['realm_user'] });
+  await checkConsistency(guest, () => ned.ok('PATCH', 'settings', { email_address_visibility: 1 }), { expect: ['realm_user'] });
+  await checkConsistency(ned, () => changeEmail(s, ned, 'ned.moved@example.org'), { expect: ['realm_user'] });
+  await checkConsistency(guest, () => changeEmail(s, ned, 'ned.again@example.org'), { register: { client_gravatar: true }, expect: ['realm_user'] });
+  const opt = { client_gravatar: true, client_capabilities: { user_avatar_url_field_optional: true } };
+  await checkConsistency(ned, () => changeEmail(s, ned, 'ned.third@example.org'), { register: opt, expect: ['realm_user'] });
+});
+
+test('typing and typing_edit_message: nothing in the state changes', async () => {
+  const ty = await s.user('Ty Typer');
+  const ru = await s.user('Ru Reader');
+  const room = await newChannel(s, 'cons-typing', { subscribers: [ty, ru] });
+  await checkConsistency(
+    ru,
+    async () => {
+      await ty.ok('POST', 'typing', { op: 'start', to: [ru.userId] });
+      await ty.ok('POST', 'typing', { type: 'channel', op: 'stop', stream_id: room.id, topic: '' });
+    },
+    { expect: ['typing'] },
+  );
+  const id = await send(ty, { type: 'stream', to: 'cons-typing', topic: 'edit me', content: 'v1' });
+  await checkConsistency(ru, () => ty.ok('POST', `messages/${id}/typing`, { op: 'start' }), { expect: ['typing_edit_message'] });
 });
 
 test('every event type has an events-consistency case', () => {

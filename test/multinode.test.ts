@@ -36,3 +36,16 @@ test('an event caused on node a reaches a long-poll on node b', { skip }, async 
   const onA = await s.owner.get('events', { queue_id: reg.queue_id, dont_block: true });
   assert.equal(onA.body.code, 'BAD_EVENT_QUEUE_ID', 'node a does not hold node b’s queue');
 });
+
+test('userChanged on node a drops the user from node b’s auth cache at once', { skip }, async () => {
+  const moe = await s.user('Moe Twonodes');
+  const onB = new Client({ url: second.url } as TestServer, moe.userId, moe.email, moe.apiKey);
+  assert.equal((await onB.get('users/me')).status, 200);
+  await s.running.app.store.db.updateTable('users').set({ is_active: 0 }).where('id', '=', moe.userId).execute();
+  s.running.app.caches.userChanged(moe.userId);
+  // The control message travels through NATS; well within the cache's TTL.
+  await new Promise((r) => setTimeout(r, 100));
+  const r = await onB.get('users/me');
+  assert.equal(r.status, 401);
+  assert.equal(r.body.code, 'USER_DEACTIVATED');
+});

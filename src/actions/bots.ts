@@ -46,6 +46,7 @@ export async function doCreateBot(app: AppContext, realm: Realm, owner: User, in
     if (sameName) throw badRequest('Name is already in use!');
     const { user, events } = await insertUser(
       tx,
+      app.store.dialect,
       realm,
       { email, fullName, passwordHash: null, role: Role.MEMBER, isBot: true, botType: input.botType, botOwnerId: owner.id, trustedEmail: true },
       now,

@@ -1,5 +1,5 @@
 // Personal message flags: POST /messages/flags, its narrow form, and the legacy mark-as-read calls.
-import { sql, type SqlBool, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Realm, User } from '../store/schema.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
@@ -12,11 +12,13 @@ import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { planNarrow } from '../lib/messages/narrow.js';
 import { fetchRange, type AnchorSpec, type RangeResult } from '../lib/messages/fetch.js';
 import type { NarrowTerm } from '../models/narrow.js';
+import type { Dialect } from '../store/dialect.js';
+import { lockStreams, lowerFloors, raiseFloors, unreadRows } from '../lib/messages/unread.js';
 
 export type FlagOp = 'add' | 'remove';
 
 export function checkEditableFlag(flag: string): FlagName {
-  if (!(flag in FLAG_BITS) || flag === 'is_private') throw badRequest(`Invalid flag: '${flag}'`);
+  if (!(flag in FLAG_BITS) || flag === 'is_private' || flag === 'unfloored') throw badRequest(`Invalid flag: '${flag}'`);
   if (!EDITABLE_FLAGS.includes(flag as FlagName)) throw badRequest(`Flag not editable: '${flag}'`);
   return flag as FlagName;
 }
@@ -56,10 +58,21 @@ async function unreadDetails(tx: Transaction<DB>, user: User, ids: number[], bit
 }
 
 /** Changes one flag on the listed messages inside a transaction; returns the changed IDs and the event. */
-export async function updateFlagsInTx(tx: Transaction<DB>, realm: Realm, user: User, ids: number[], op: FlagOp, flag: FlagName, strict: boolean): Promise<{ changed: number[]; outgoing: Outgoing[] }> {
+export async function updateFlagsInTx(tx: Transaction<DB>, dialect: Dialect, realm: Realm, user: User, ids: number[], op: FlagOp, flag: FlagName, strict: boolean): Promise<{ changed: number[]; outgoing: Outgoing[] }> {
   const bit = FLAG_BITS[flag];
   if (strict && !ids.every(isDbId)) throw invalidMessage();
   const unique = [...new Set(ids.filter(isDbId))];
+  if (flag === 'read' && dialect === 'postgres' && unique.length) {
+    // Lock the channels before reading or writing rows: concurrent read-marks then queue instead of
+    // deadlocking on overlapping rows, and floors are computed under the lock (lib/messages/unread.ts).
+    const streams = await tx.selectFrom('messages').select('stream_id').distinct().where('id', 'in', unique).where('stream_id', 'is not', null).execute();
+    await lockStreams(
+      tx,
+      dialect,
+      streams.map((r) => r.stream_id!),
+      'update',
+    );
+  }
   const rows = unique.length ? await tx.selectFrom('user_messages').select(['message_id', 'flags']).where('user_id', '=', user.id).where('message_id', 'in', unique).execute() : [];
   const bitsById = new Map(rows.map((r) => [r.message_id, r.flags]));
   const withoutRow = unique.filter((id) => !bitsById.has(id));
@@ -74,6 +87,7 @@ export async function updateFlagsInTx(tx: Transaction<DB>, realm: Realm, user: U
       .where('message_id', 'in', changed)
       .execute();
   }
+  if (flag === 'read' && changed.length) await adjustFloors(tx, dialect, user, changed, op);
   // Starring channel history adds the message to the user's own history; other flags need a row.
   if (flag === 'starred' && op === 'add' && visible.size) {
     const fresh = [...visible];
@@ -92,8 +106,16 @@ export async function updateFlagsInTx(tx: Transaction<DB>, realm: Realm, user: U
   return { changed, outgoing: [{ users: [user.id], event: event as { type: string } }] };
 }
 
+/** Keeps the user's unread floors true: marking read may raise them, marking unread lowers them. */
+async function adjustFloors(tx: Transaction<DB>, dialect: Dialect, user: User, ids: number[], op: FlagOp): Promise<void> {
+  const rows = await tx.selectFrom('messages').select(['id', 'stream_id']).where('id', 'in', ids).where('stream_id', 'is not', null).execute();
+  if (!rows.length) return;
+  if (op === 'add') await raiseFloors(tx, dialect, user.id, rows.map((r) => r.stream_id!));
+  else await lowerFloors(tx, dialect, rows.map((r) => ({ userId: user.id, streamId: r.stream_id!, messageId: r.id })));
+}
+
 export async function doUpdateFlags(app: AppContext, realm: Realm, user: User, ids: number[], op: FlagOp, flag: FlagName): Promise<number[]> {
-  const { result, stamp } = await app.store.write((tx) => updateFlagsInTx(tx, realm, user, ids, op, flag, true));
+  const { result, stamp } = await app.store.write((tx) => updateFlagsInTx(tx, app.store.dialect, realm, user, ids, op, flag, true));
   publishCommitted(app, realm.id, stamp, result.outgoing);
   return result.changed;
 }
@@ -101,16 +123,8 @@ export async function doUpdateFlags(app: AppContext, realm: Realm, user: User, i
 /** Marks read every unread message of the user in a scope (everything, a channel, or a topic). */
 export async function doMarkRead(app: AppContext, realm: Realm, user: User, scope: { recipientId?: number; topicKey?: string }): Promise<number[]> {
   const { result, stamp } = await app.store.write(async (tx) => {
-    let q = tx
-      .selectFrom('user_messages as um')
-      .innerJoin('messages as m', 'm.id', 'um.message_id')
-      .select('um.message_id')
-      .where('um.user_id', '=', user.id)
-      .where(sql<SqlBool>`(um.flags & ${sql.lit(FLAG_BITS.read)}) = 0`);
-    if (scope.recipientId !== undefined) q = q.where('m.recipient_id', '=', scope.recipientId);
-    if (scope.topicKey !== undefined) q = q.where('m.topic_key', '=', scope.topicKey);
-    const ids = (await q.execute()).map((r) => r.message_id);
-    return updateFlagsInTx(tx, realm, user, ids, 'add', 'read', false);
+    const ids = (await unreadRows(tx, app.store.dialect, user.id, scope)).map((r) => r.message_id);
+    return updateFlagsInTx(tx, app.store.dialect, realm, user, ids, 'add', 'read', false);
   });
   publishCommitted(app, realm.id, stamp, result.outgoing);
   return result.changed;
@@ -131,7 +145,7 @@ export async function doUpdateFlagsForNarrow(app: AppContext, realm: Realm, user
   const { result, stamp } = await app.store.write(async (tx) => {
     const plan = await planNarrow(tx, app.store.dialect, realm, user, input.narrow);
     const range = await fetchRange(tx, plan, input.anchor, input.numBefore, input.numAfter, input.includeAnchor);
-    const { changed, outgoing } = await updateFlagsInTx(tx, realm, user, range.ids, input.op, input.flag, false);
+    const { changed, outgoing } = await updateFlagsInTx(tx, app.store.dialect, realm, user, range.ids, input.op, input.flag, false);
     return { range, changed, outgoing };
   });
   publishCommitted(app, realm.id, stamp, result.outgoing);

@@ -1,6 +1,6 @@
 // Editing a message: content (the author, within the limit), topic and channel moves (one, later
 // or all messages of the topic), edit history, recipients' rows on channel moves, and the events.
-import { sql, type Transaction } from 'kysely';
+import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, Stream, User } from '../store/schema.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
@@ -14,10 +14,13 @@ import { checkTopicAllowed, isResolveToggle, normalizeTopicInput, topicKey } fro
 import { checkCanChangeTopic, checkCanEditContent, checkCanMoveChannel } from '../lib/messages/edit-rules.js';
 import { applyMentionFlags, clearFlags, MENTION_BITS, topicParticipantIds } from '../lib/messages/flags-sql.js';
 import { indexMessages } from '../lib/messages/search.js';
+import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { MESSAGE_TYPE_PRIVATE } from '../lib/messages/dicts.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { isSubscribed, subscriberIds } from '../lib/stream-access.js';
 import { byFlags, refreshFirstMessageIds } from './messages-common.js';
+import { lowerFloors } from '../lib/messages/unread.js';
+import type { Dialect } from '../store/dialect.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -83,7 +86,7 @@ export async function doUpdateMessage(app: AppContext, realm: Realm, user: User,
       Object.assign(event, { propagate_mode: input.propagateMode, orig_subject: move.oldTopic });
       if (move.topicChanged) Object.assign(event, { subject: move.newTopic, topic_links: [] });
       if (move.streamChanged) event.new_stream_id = move.to.id;
-      const losing = await applyMove(tx, user, message, move, now, content !== undefined);
+      const losing = await applyMove(tx, app.store.dialect, user, message, move, now, content !== undefined);
       if (losing.length) {
         outgoing.push({
           users: losing,
@@ -161,11 +164,12 @@ async function applyContentEdit(tx: Transaction<DB>, user: User, message: Messag
   await clearFlags(tx, [message.id], MENTION_BITS);
   const topic = move ? move.newTopic : message.topic;
   const recipient = move ? move.to.recipient_id : message.recipient_id;
-  await applyMentionFlags(tx, message.id, rendered, () => topicParticipantIds(tx, recipient, topicKey(topic), [message.sender_id]));
+  const mentions = await withGroupMentions(tx, user, rendered);
+  await applyMentionFlags(tx, message.id, mentions, () => topicParticipantIds(tx, recipient, topicKey(topic), [message.sender_id]));
 }
 
 /** Moves the messages; returns users who lost access (their rows are gone). */
-async function applyMove(tx: Transaction<DB>, user: User, message: Message, move: Move, now: number, contentEdited: boolean): Promise<number[]> {
+async function applyMove(tx: Transaction<DB>, dialect: Dialect, user: User, message: Message, move: Move, now: number, contentEdited: boolean): Promise<number[]> {
   const entry: Record<string, unknown> = { user_id: user.id, timestamp: now };
   if (move.topicChanged) Object.assign(entry, { prev_topic: move.oldTopic, topic: move.newTopic });
   if (move.streamChanged) Object.assign(entry, { prev_stream: move.from.id, stream: move.to.id });
@@ -213,9 +217,22 @@ async function applyMove(tx: Transaction<DB>, user: User, message: Message, move
           .where('s.active', '=', 1)
           .where('u.is_active', '=', 1),
       )
-      .onConflict((oc) => oc.columns(['user_id', 'message_id']).doNothing())
+      .onConflict((oc) => oc.columns(['message_id', 'user_id']).doNothing())
       .execute();
   }
+  // Unread rows that moved in must sit at or above their holders' floors for the destination;
+  // holders without a subscription row there get the rows marked unfloored instead.
+  const unread = await tx
+    .selectFrom('user_messages')
+    .select(['user_id', 'message_id'])
+    .where('message_id', 'in', move.ids)
+    .where(sql<SqlBool>`(flags & 1) = 0`)
+    .execute();
+  await lowerFloors(
+    tx,
+    dialect,
+    unread.map((r) => ({ userId: r.user_id, streamId: move.to.id, messageId: r.message_id })),
+  );
   return losing;
 }
 

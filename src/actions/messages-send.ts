@@ -15,9 +15,11 @@ import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/message
 import { messageDict, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/messages/dicts.js';
 import { indexNewMessage } from '../lib/messages/search.js';
 import { applyMentionBits, flagNameMap, mentionBitsFor, wildcardTopicParticipants } from '../lib/messages/flags-sql.js';
+import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { streamPeerAudience } from '../lib/stream-access.js';
 import { firstMessageEvent } from './messages-common.js';
+import { lockStreams } from '../lib/messages/unread.js';
 
 export interface SendInput {
   kind: 'stream' | 'private';
@@ -48,6 +50,10 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     if (input.kind === 'stream') {
       if (input.stream === undefined) throw missing('to');
       stream = await requireStream(tx, realm.id, input.stream);
+      // Holds off floor raisers until this message commits (PostgreSQL; see lib/messages/unread.ts).
+      // The channel's first message also updates the channel row: take that lock up front, so two
+      // first sends cannot deadlock upgrading their shared locks.
+      await lockStreams(tx, dialect, [stream.id], stream.first_message_id === null ? 'update' : 'share');
       await checkCanSendToStream(tx, sender, stream);
       if (input.topic === undefined) throw missing('topic');
       topic = normalizeTopicInput(input.topic, realm);
@@ -88,7 +94,8 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
       .executeTakeFirstOrThrow();
     const id = message.id;
     const readBit = input.readBySender ? FLAG_BITS.read : 0;
-    const mentionBits = mentionBitsFor(rendered, stream ? await wildcardTopicParticipants(tx, rendered, recipientId, topic, sender.id) : null);
+    const mentions = await withGroupMentions(tx, sender, rendered);
+    const mentionBits = mentionBitsFor(mentions, stream ? await wildcardTopicParticipants(tx, mentions, recipientId, topic, sender.id) : null);
     const bits = new Map<number, number>();
 
     if (stream) {
@@ -114,8 +121,12 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
         .execute();
       for (const r of rows) bits.set(r.user_id, r.user_id === sender.id ? readBit : 0);
       if (!bits.has(sender.id)) {
-        // The sender always has the message, subscribed or not.
-        await tx.insertInto('user_messages').values({ user_id: sender.id, message_id: id, flags: readBit }).execute();
+        // The sender always has the message, subscribed or not; unread without a subscription row, no floor covers it.
+        const subRow = readBit ? true : !!(await tx.selectFrom('subscriptions').select('id').where('user_id', '=', sender.id).where('stream_id', '=', stream.id).executeTakeFirst());
+        await tx
+          .insertInto('user_messages')
+          .values({ user_id: sender.id, message_id: id, flags: readBit | (subRow ? 0 : FLAG_BITS.unfloored) })
+          .execute();
         bits.set(sender.id, readBit);
       }
       if (mentionBits.size) {

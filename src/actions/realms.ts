@@ -60,7 +60,7 @@ export async function doCreateRealm(app: AppContext, input: NewRealmInput): Prom
     });
     await tx.updateTable('user_groups').set({ permissions: groupPermissions }).where('realm_id', '=', realm.id).execute();
 
-    const { user: owner } = await insertUser(tx, realm, { email: input.ownerEmail, fullName: input.ownerName, passwordHash, role: Role.OWNER }, now);
+    const { user: owner } = await insertUser(tx, app.store.dialect, realm, { email: input.ownerEmail, fullName: input.ownerName, passwordHash, role: Role.OWNER }, now);
     const general = await insertStream(tx, {
       realmId: realm.id,
       name: 'general',

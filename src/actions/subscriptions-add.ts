@@ -17,6 +17,7 @@ import { subscribersByStream } from '../lib/streams/subscribers.js';
 import { notificationDefaults, presentSubscription } from '../presenters/subscription.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 import { checkCanCreateStreams, createStream, type NewStreamSettings } from './streams-create.js';
+import { lockStreams, nextMessageId } from '../lib/messages/unread.js';
 
 export interface SubscribeInput extends NewStreamSettings {
   subscriptions: { name: string; description?: string }[];
@@ -99,6 +100,9 @@ export async function doSubscribe(app: AppContext, realm: Realm, caller: User, i
     const gainedSight = new Map<number, number[]>(); // channel ID → users who could not see it before
     const rowsByUser = new Map<number, Subscription[]>();
     const userRowCount = new Map<number, number>();
+    // New subscriptions have no unread history: their floor starts after every message so far.
+    await lockStreams(tx, app.store.dialect, targets.map((t) => t.id), 'update');
+    const floor = await nextMessageId(tx);
     for (const stream of targets) {
       for (const p of principals) {
         const row = await tx.selectFrom('subscriptions').selectAll().where('user_id', '=', p.id).where('stream_id', '=', stream.id).executeTakeFirst();
@@ -121,7 +125,7 @@ export async function doSubscribe(app: AppContext, realm: Realm, caller: User, i
           userRowCount.set(p.id, n + 1);
           fresh = await tx
             .insertInto('subscriptions')
-            .values({ user_id: p.id, stream_id: stream.id, active: 1, is_muted: 0, pin_to_top: 0, color: pickStreamColor(n) })
+            .values({ user_id: p.id, stream_id: stream.id, active: 1, is_muted: 0, pin_to_top: 0, color: pickStreamColor(n), unread_floor: floor })
             .returningAll()
             .executeTakeFirstOrThrow();
         }

@@ -11,6 +11,8 @@ import { streamPeerAudience } from '../lib/stream-access.js';
 import { canSeeDeliveryEmail, userByEmail } from '../lib/users.js';
 import { presentUser } from '../presenters/user.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
+import type { Dialect } from '../store/dialect.js';
+import { lockStreams, nextMessageId } from '../lib/messages/unread.js';
 
 export interface NewUserInput {
   email: string;
@@ -43,7 +45,7 @@ export function checkFullName(name: string): string {
 }
 
 /** Inserts a user with group memberships and default-channel subscriptions; returns events to send. */
-export async function insertUser(tx: Transaction<DB>, realm: Realm, input: NewUserInput, now: number): Promise<{ user: User; events: Outgoing[] }> {
+export async function insertUser(tx: Transaction<DB>, dialect: Dialect, realm: Realm, input: NewUserInput, now: number): Promise<{ user: User; events: Outgoing[] }> {
   const email = input.trustedEmail ? input.email.trim() : checkEmail(input.email);
   if (await userByEmail(tx, realm.id, email)) throw new ApiError(`Email '${email}' already in use`, 'BAD_REQUEST', 400);
   const user = await tx
@@ -93,9 +95,12 @@ export async function insertUser(tx: Transaction<DB>, realm: Realm, input: NewUs
       .where('streams.is_archived', '=', 0)
       .execute();
     let n = 0;
+    // A new member has no unread history: floors start after every message so far.
+    await lockStreams(tx, dialect, defaults.map((s) => s.id), 'update');
+    const floor = await nextMessageId(tx);
     for (const s of defaults) {
       const audience = await streamPeerAudience(tx, s);
-      await tx.insertInto('subscriptions').values({ user_id: user.id, stream_id: s.id, active: 1, is_muted: 0, pin_to_top: 0, color: pickStreamColor(n++) }).execute();
+      await tx.insertInto('subscriptions').values({ user_id: user.id, stream_id: s.id, active: 1, is_muted: 0, pin_to_top: 0, color: pickStreamColor(n++), unread_floor: floor }).execute();
       events.push({ users: audience.filter((id) => id !== user.id), event: { type: 'subscription', op: 'peer_add', stream_ids: [s.id], user_ids: [user.id] } });
     }
   }
@@ -104,7 +109,7 @@ export async function insertUser(tx: Transaction<DB>, realm: Realm, input: NewUs
 
 export async function doCreateUser(app: AppContext, realm: Realm, input: Omit<NewUserInput, 'passwordHash'> & { password: string | null }): Promise<User> {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  const { result, stamp } = await app.store.write((tx) => insertUser(tx, realm, { ...input, passwordHash }, app.clock.now()));
+  const { result, stamp } = await app.store.write((tx) => insertUser(tx, app.store.dialect, realm, { ...input, passwordHash }, app.clock.now()));
   publishCommitted(app, realm.id, stamp, result.events);
   return result.user;
 }

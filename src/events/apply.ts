@@ -30,6 +30,8 @@ export const ORDER = {
 export interface ApplyContext {
   /** The user whose state this is. */
   userId: number;
+  /** Whether the client registered with client_gravatar (it computes third-party avatar URLs itself). */
+  clientGravatar?: boolean;
 }
 
 export function applyEvents(state: State, events: Event[], ctx: ApplyContext): State {
@@ -53,7 +55,7 @@ export function applyEvent(state: State, e: Event, ctx: ApplyContext): void {
       // Register state carries no messages, so reactions change nothing a client keeps from it.
       return;
     case 'realm_user':
-      return applyRealmUser(state, e);
+      return applyRealmUser(state, e, ctx);
     case 'realm_bot':
       return applyRealmBot(state, e);
     case 'stream':
@@ -62,6 +64,13 @@ export function applyEvent(state: State, e: Event, ctx: ApplyContext): void {
       return applyUserGroup(state, e);
     case 'subscription':
       return applySubscription(state, e, ctx);
+    case 'user_settings':
+      if (e.op === 'update' && state.user_settings) state.user_settings[e.property] = e.value;
+      return;
+    case 'typing':
+    case 'typing_edit_message':
+      // Typing is momentary: nothing of it is in the register state.
+      return;
     default:
       throw new Error(`applyEvent: unknown event type ${e.type}`);
   }
@@ -210,7 +219,14 @@ function applyFlags(state: State, e: Event, ctx: ApplyContext): void {
 
 // ---- users ----
 
-function applyRealmUser(state: State, e: Event): void {
+/** Register's top-level fields about the user themselves that realm_user updates also change. */
+const OWN_FIELDS = ['full_name', 'delivery_email', 'avatar_source', 'avatar_url', 'avatar_url_medium'];
+
+function applyRealmUser(state: State, e: Event, ctx: ApplyContext): void {
+  if (e.op === 'update' && e.person.user_id === ctx.userId) {
+    for (const f of OWN_FIELDS) if (f in e.person && f in state) state[f] = e.person[f];
+    if (e.person.new_email !== undefined && 'email' in state) state.email = e.person.new_email;
+  }
   if (!state.realm_users) return;
   if (e.op === 'add') {
     state.realm_users = state.realm_users.filter((u: any) => u.user_id !== e.person.user_id);
@@ -221,7 +237,12 @@ function applyRealmUser(state: State, e: Event): void {
   if (e.op === 'update') {
     const u = [...state.realm_users, ...(state.realm_non_active_users ?? [])].find((x: any) => x.user_id === e.person.user_id);
     if (!u) return;
-    const { new_email, ...rest } = e.person;
+    // User objects carry no avatar source or medium URL; clients computing third-party avatars keep null (or none).
+    const { new_email, avatar_url_medium: _medium, avatar_source, ...rest } = e.person;
+    if (ctx.clientGravatar && avatar_source === 'G' && 'avatar_url' in rest) {
+      delete rest.avatar_url;
+      if ('avatar_url' in u) u.avatar_url = null;
+    }
     Object.assign(u, rest);
     if (new_email !== undefined) u.email = new_email;
     return;

@@ -1,17 +1,25 @@
-// Carries committed notices to every node's queues: in-process for one node, NATS for several.
-import { connect, type NatsConnection, type Subscription } from 'nats';
+// Carries committed notices (and small cache-invalidation messages) to every node: in-process for one node, NATS for several.
+import type { NatsConnection, Subscription } from 'nats';
 import type { Notice } from './types.js';
+
+/** A node-to-node message that is not an event: e.g. "drop this user from your caches". */
+export type ControlMessage = { type: 'user_changed'; userId: number };
 
 export interface EventBus {
   /** Sends notices to every node (this one included), in order. */
   publish(notices: Notice[]): void;
   /** Called by the node's registry for notices from any node. */
   subscribe(handler: (notices: Notice[]) => void): void;
+  /** Sends a control message to every node (this one included). */
+  publishControl(msg: ControlMessage): void;
+  /** Called for control messages from any node; several handlers may subscribe. */
+  subscribeControl(handler: (msg: ControlMessage) => void): void;
   close(): Promise<void>;
 }
 
 export class LocalBus implements EventBus {
   private handler: ((notices: Notice[]) => void) | null = null;
+  private readonly controlHandlers: ((msg: ControlMessage) => void)[] = [];
 
   publish(notices: Notice[]): void {
     this.handler?.(notices);
@@ -21,21 +29,45 @@ export class LocalBus implements EventBus {
     this.handler = handler;
   }
 
+  publishControl(msg: ControlMessage): void {
+    for (const h of this.controlHandlers) h(msg);
+  }
+
+  subscribeControl(handler: (msg: ControlMessage) => void): void {
+    this.controlHandlers.push(handler);
+  }
+
   async close(): Promise<void> {}
 }
 
-/** All nodes share one subject; NATS keeps per-publisher order, which is all queues need. */
+/**
+ * All nodes share one subject for notices; NATS keeps per-publisher order, which is all queues
+ * need. Control messages use a sibling subject so they never sit behind a large notice batch.
+ */
 export class NatsBus implements EventBus {
-  private sub: Subscription | null = null;
+  private readonly subs: Subscription[] = [];
+  private readonly controlHandlers: ((msg: ControlMessage) => void)[] = [];
 
   private constructor(
     private readonly nc: NatsConnection,
     private readonly subject: string,
-  ) {}
+  ) {
+    this.subs.push(
+      this.nc.subscribe(`${subject}.control`, {
+        callback: (err, msg) => {
+          if (err) return;
+          const m = JSON.parse(Buffer.from(msg.data).toString('utf8')) as ControlMessage;
+          for (const h of this.controlHandlers) h(m);
+        },
+      }),
+    );
+  }
 
   /** nats://host:port[?subject=name]; nodes that should see each other's events share the subject. */
   static async connect(url: string): Promise<NatsBus> {
     const u = new URL(url);
+    // Loaded only when a NATS bus is configured: a single-node server never pays for the module.
+    const { connect } = await import('nats');
     const nc = await connect({ servers: u.host, name: 'parley' });
     return new NatsBus(nc, u.searchParams.get('subject') || 'parley.events');
   }
@@ -45,16 +77,26 @@ export class NatsBus implements EventBus {
   }
 
   subscribe(handler: (notices: Notice[]) => void): void {
-    this.sub = this.nc.subscribe(this.subject, {
-      callback: (err, msg) => {
-        if (err) return;
-        handler(JSON.parse(Buffer.from(msg.data).toString('utf8')) as Notice[]);
-      },
-    });
+    this.subs.push(
+      this.nc.subscribe(this.subject, {
+        callback: (err, msg) => {
+          if (err) return;
+          handler(JSON.parse(Buffer.from(msg.data).toString('utf8')) as Notice[]);
+        },
+      }),
+    );
+  }
+
+  publishControl(msg: ControlMessage): void {
+    this.nc.publish(`${this.subject}.control`, Buffer.from(JSON.stringify(msg)));
+  }
+
+  subscribeControl(handler: (msg: ControlMessage) => void): void {
+    this.controlHandlers.push(handler);
   }
 
   async close(): Promise<void> {
-    this.sub?.unsubscribe();
+    for (const s of this.subs) s.unsubscribe();
     await this.nc.drain();
   }
 }

@@ -26,7 +26,8 @@ export interface QueuedEvent {
 
 export interface Waiter {
   resolve: (events: QueuedEvent[]) => void;
-  timer: NodeJS.Timeout;
+  /** performance.now() at which the poll gets a heartbeat (the registry's one timer checks it). */
+  deadline: number;
 }
 
 export class ClientQueue {
@@ -62,6 +63,7 @@ export class ClientQueue {
   /** Whether this notice belongs in this queue (type filter, narrow, register snapshot). */
   accepts(notice: Notice): boolean {
     if (!this.wantsType(notice.event.type)) return false;
+    if (notice.requiresCapability !== undefined && this.opts.capabilities[notice.requiresCapability] !== true) return false;
     if (notice.event.type === 'message' && this.opts.narrow.length) {
       return narrowAcceptsMessage(this.opts.narrow, notice.event.message as Record<string, unknown>, this.opts.userId, notice.flags?.[this.opts.userId] ?? []);
     }

@@ -2,7 +2,8 @@
 // never stalls the event loop), long-poll waiting with heartbeats, idle collection, save and restore.
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { ClientQueue, type QueueOptions, type QueuedEvent } from './queue.js';
+import { performance } from 'node:perf_hooks';
+import { ClientQueue, type QueueOptions, type QueuedEvent, type Waiter } from './queue.js';
 import { eventsForQueue, type VariantCache } from './transform.js';
 import type { Notice } from './types.js';
 import type { ReadSnapshot } from '../store/store.js';
@@ -20,6 +21,15 @@ const SLICE = 2000;
 /** Long-polls answered before yielding the event loop. */
 const WAKE_SLICE = 200;
 
+/**
+ * Tells a waiting poll that its client went away. An AbortSignal is one; the HTTP layer passes a
+ * lighter object (no EventTarget per held long-poll).
+ */
+export interface PollCancel {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+}
+
 export class QueueRegistry {
   private readonly queues = new Map<string, ClientQueue>();
   private readonly byUser = new Map<number, Set<ClientQueue>>();
@@ -29,6 +39,12 @@ export class QueueRegistry {
   private readonly woken = new Set<ClientQueue>();
   private wakeScheduled = false;
   private gcTimer: NodeJS.Timeout | null = null;
+  /**
+   * Queues with a waiting poll, in deadline order: every poll waits the same heartbeatSecs, so
+   * insertion order is deadline order and one timer (for the first) replaces a timer per poll.
+   */
+  private readonly waiting = new Set<ClientQueue>();
+  private heartbeatTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: RegistryOptions) {}
 
@@ -66,11 +82,8 @@ export class QueueRegistry {
     this.byUser.get(q.opts.userId)?.delete(q);
     if (this.byUser.get(q.opts.userId)?.size === 0) this.byUser.delete(q.opts.userId);
     this.publicListeners.get(q.opts.realmId)?.delete(q);
-    if (q.waiter) {
-      clearTimeout(q.waiter.timer);
-      q.waiter.resolve([]);
-      q.waiter = null;
-    }
+    const w = this.unpark(q);
+    w?.resolve([]);
   }
 
   /** Removes every queue of a user (deactivation, API key change). */
@@ -147,10 +160,8 @@ export class QueueRegistry {
     let n = 0;
     for (const q of this.woken) {
       this.woken.delete(q);
-      const w = q.waiter;
-      if (!w || q.events.length === 0) continue;
-      q.waiter = null;
-      clearTimeout(w.timer);
+      if (!q.waiter || q.events.length === 0) continue;
+      const w = this.unpark(q)!;
       q.lastTouched = this.opts.now();
       w.resolve(q.events.slice());
       if (++n >= WAKE_SLICE) break;
@@ -162,38 +173,66 @@ export class QueueRegistry {
    * A long-poll: acknowledges lastEventId, then returns pending events at once, or waits for the
    * next ones (a heartbeat after heartbeatSecs of silence), or returns [] when dontBlock.
    */
-  poll(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, signal: AbortSignal): Promise<QueuedEvent[]> {
+  poll(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, cancel: PollCancel): Promise<QueuedEvent[]> {
     q.lastTouched = this.opts.now();
     if (lastEventId !== undefined) q.acknowledge(lastEventId);
     if (q.events.length || dontBlock) return Promise.resolve(q.events.slice());
-    if (q.waiter) {
-      // A newer poll replaces an older one on the same queue; the older returns empty.
-      clearTimeout(q.waiter.timer);
-      q.waiter.resolve([]);
-      q.waiter = null;
-    }
+    // A newer poll replaces an older one on the same queue; the older returns empty.
+    this.unpark(q)?.resolve([]);
+    if (cancel.aborted) return Promise.resolve([]);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        if (q.waiter?.timer !== timer) return;
-        q.waiter = null;
-        q.push({ type: 'heartbeat' });
-        q.lastTouched = this.opts.now();
-        resolve(q.events.slice());
-      }, this.opts.heartbeatSecs * 1000);
-      q.waiter = { resolve, timer };
-      signal.addEventListener(
+      const waiter = { resolve, deadline: performance.now() + this.opts.heartbeatSecs * 1000 };
+      q.waiter = waiter;
+      this.waiting.add(q);
+      this.armHeartbeat();
+      cancel.addEventListener(
         'abort',
         () => {
-          if (q.waiter?.timer === timer) {
-            clearTimeout(timer);
-            q.waiter = null;
-            q.lastTouched = this.opts.now();
-            resolve([]);
-          }
+          if (q.waiter !== waiter) return;
+          this.unpark(q);
+          q.lastTouched = this.opts.now();
+          resolve([]);
         },
         { once: true },
       );
     });
+  }
+
+  /** Takes the queue's waiting poll off the heartbeat list and returns it (to be answered). */
+  private unpark(q: ClientQueue): Waiter | null {
+    const w = q.waiter;
+    if (!w) return null;
+    q.waiter = null;
+    this.waiting.delete(q);
+    if (this.waiting.size === 0 && this.heartbeatTimer) {
+      clearTimeout(this.heartbeatTimer);
+      this.heartbeatTimer = null;
+    }
+    return w;
+  }
+
+  /** Sets the one heartbeat timer for the earliest deadline (when the first waiter left, it fires early and re-arms). */
+  private armHeartbeat(): void {
+    if (this.heartbeatTimer) return;
+    const first = this.waiting.values().next().value;
+    if (!first?.waiter) return;
+    this.heartbeatTimer = setTimeout(() => this.heartbeats(), Math.max(0, first.waiter.deadline - performance.now()) + 1);
+    // A held long-poll's socket keeps the process alive; the timer alone should not.
+    this.heartbeatTimer.unref();
+  }
+
+  /** Answers every poll whose heartbeat is due with a heartbeat event. */
+  private heartbeats(): void {
+    this.heartbeatTimer = null;
+    const now = performance.now();
+    for (const q of this.waiting) {
+      if (q.waiter!.deadline > now) break;
+      const w = this.unpark(q)!;
+      q.push({ type: 'heartbeat' });
+      q.lastTouched = this.opts.now();
+      w.resolve(q.events.slice());
+    }
+    this.armHeartbeat();
   }
 
   /** Removes queues that nobody has polled for longer than their idle timeout. */
@@ -218,13 +257,7 @@ export class QueueRegistry {
   stop(): void {
     if (this.gcTimer) clearInterval(this.gcTimer);
     this.gcTimer = null;
-    for (const q of this.queues.values()) {
-      if (q.waiter) {
-        clearTimeout(q.waiter.timer);
-        q.waiter.resolve(q.events.slice());
-        q.waiter = null;
-      }
-    }
+    for (const q of this.queues.values()) this.unpark(q)?.resolve(q.events.slice());
   }
 
   save(file: string): void {

@@ -2,11 +2,44 @@
 // per-user flags, the sender's local id echo, and the legacy per-message deletion form.
 import { finalizeMessage, type MessageDict } from '../presenters/message.js';
 import { fillNotificationDefaults } from '../presenters/subscription.js';
-import type { ClientQueue } from './queue.js';
+import type { ClientQueue, QueuedEvent } from './queue.js';
 import type { EventBody, Notice } from './types.js';
 
 /** Reused for every queue that gets the same notice, so each message variant is built once. */
 export type VariantCache = Map<string, Record<string, unknown>>;
+
+/**
+ * The JSON text of each shared message variant, made by the first long-poll answer that carries
+ * it and reused by the thousands of others. Variants are never modified after they are built.
+ */
+const variantJson = new WeakMap<object, string>();
+
+/** A queued event as JSON, byte for byte what JSON.stringify gives, reusing a message variant's text. */
+export function eventJson(ev: QueuedEvent): string {
+  const message = ev.message;
+  if (ev.type !== 'message' || typeof message !== 'object' || message === null) return JSON.stringify(ev);
+  let out = '{';
+  for (const k of Object.keys(ev)) {
+    let text: string | undefined;
+    if (k === 'message') {
+      text = variantJson.get(message);
+      if (text === undefined) variantJson.set(message, (text = JSON.stringify(message)));
+    } else {
+      text = JSON.stringify(ev[k]) as string | undefined;
+    }
+    // JSON.stringify leaves out keys whose value it cannot represent (undefined, functions).
+    if (text === undefined) continue;
+    out += (out.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + text;
+  }
+  return out + '}';
+}
+
+/** A list of queued events as a JSON array. */
+export function eventsJson(events: QueuedEvent[]): string {
+  let out = '[';
+  for (let i = 0; i < events.length; i++) out += (i ? ',' : '') + eventJson(events[i]);
+  return out + ']';
+}
 
 const TOPIC_FIELDS = ['subject', 'orig_subject', 'topic', 'prev_topic'];
 

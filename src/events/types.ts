@@ -17,6 +17,8 @@ export interface Notice {
   /** Message events: the sender's queue gets local_message_id when it sent the message. */
   senderQueueId?: string;
   localId?: string;
+  /** Only queues whose client declared this capability get the event (channel typing notifications). */
+  requiresCapability?: string;
 }
 
 /** Every event type Parley emits; the events-consistency suite must cover each one. */
@@ -32,5 +34,8 @@ export const EVENT_TYPES = [
   'user_group',
   'update_message_flags',
   'heartbeat',
+  'user_settings',
+  'typing',
+  'typing_edit_message',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

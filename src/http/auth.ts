@@ -6,8 +6,12 @@ import type { Realm, User } from '../store/schema.js';
 import { ApiError, unauthorized } from './errors.js';
 
 /** The organization subdomain a Host header names, relative to the configured external host. */
+let rootOf = { url: '', host: '' };
+
 export function subdomainOf(hostHeader: string | undefined, externalUrl: string): string {
-  const root = new URL(externalUrl).host.toLowerCase();
+  // Parsing the configured URL once, not per request: it never changes while the server runs.
+  if (rootOf.url !== externalUrl) rootOf = { url: externalUrl, host: new URL(externalUrl).host.toLowerCase() };
+  const root = rootOf.host;
   const host = (hostHeader ?? '').toLowerCase();
   if (host.endsWith('.' + root)) return host.slice(0, -(root.length + 1));
   const rootName = root.split(':')[0];
@@ -46,7 +50,8 @@ export async function authenticate(app: AppContext, realm: Realm, req: IncomingM
     if (req.headers.authorization) throw unauthorized('Invalid authorization header for basic auth', 'UNAUTHORIZED');
     return null;
   }
-  const user = await app.store.db.selectFrom('users').selectAll().where('api_key', '=', creds.password).executeTakeFirst();
+  // Cached for a short time and dropped at once by app.caches.userChanged (see docs/architecture.md).
+  const user = await app.caches.userByApiKey(creds.password);
   if (!user || !safeEqual(user.api_key, creds.password)) throw unauthorized('Invalid API key', 'INVALID_API_KEY');
   const email = creds.username.toLowerCase();
   if (user.email.toLowerCase() !== email && user.email_key !== email) throw unauthorized('Invalid API key', 'INVALID_API_KEY');

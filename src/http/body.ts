@@ -61,9 +61,9 @@ function readMultipart(req: IncomingMessage, params: RawParams): Promise<Uploade
 }
 
 /** Query-string values first; body values override them, as the original reads POST before GET. */
-export async function parseRequestParams(req: IncomingMessage, url: URL): Promise<ParsedBody> {
+export async function parseRequestParams(req: IncomingMessage, query: string): Promise<ParsedBody> {
   const params: RawParams = new Map();
-  for (const [k, v] of url.searchParams) params.set(k, v);
+  if (query) for (const [k, v] of new URLSearchParams(query)) params.set(k, v);
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (req.method === 'GET' || req.method === 'HEAD') {
     req.resume();

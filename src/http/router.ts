@@ -19,8 +19,17 @@ export type RouteMatch =
   | { kind: 'method'; allowed: string[] }
   | { kind: 'none' };
 
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const DIGITS = /^\d+$/;
+
 export class Router {
   private readonly routes: Compiled[] = [];
+  /**
+   * Routes by first path segment, each list in table order (routes whose first segment is a
+   * parameter are in every list, and in `anyFirst`), so a request only tries routes that can match.
+   */
+  private byFirst: Map<string, Compiled[]> | null = null;
+  private anyFirst: Compiled[] = [];
 
   /** Pattern like "messages/{message_id:int}/reactions"; earlier routes win on ambiguity. */
   add(pattern: string, methods: RouteSpec): this {
@@ -29,23 +38,40 @@ export class Router {
       return m ? { param: m[1], int: m[2] === ':int' } : { literal: s };
     });
     this.routes.push({ segments, methods });
+    this.byFirst = null;
     return this;
+  }
+
+  private index(): Map<string, Compiled[]> {
+    const byFirst = new Map<string, Compiled[]>();
+    for (const r of this.routes) {
+      const first = r.segments[0].literal;
+      if (first !== undefined && !byFirst.has(first)) byFirst.set(first, []);
+    }
+    this.anyFirst = this.routes.filter((r) => r.segments[0].literal === undefined);
+    for (const r of this.routes) {
+      const first = r.segments[0].literal;
+      for (const [key, list] of byFirst) if (first === undefined || first === key) list.push(r);
+    }
+    return (this.byFirst = byFirst);
   }
 
   match(method: string, path: string): RouteMatch {
     const parts = path.split('/');
+    const candidates = (this.byFirst ?? this.index()).get(parts[0]) ?? this.anyFirst;
     let allowed: string[] | null = null;
-    for (const r of this.routes) {
+    for (const r of candidates) {
       if (r.segments.length !== parts.length) continue;
-      const pathParams: Record<string, string> = {};
+      let pathParams = NO_PARAMS;
       let ok = true;
       for (let i = 0; i < parts.length && ok; i++) {
         const seg = r.segments[i];
         if (seg.literal !== undefined) ok = seg.literal === parts[i];
-        else if (seg.int) ok = /^\d+$/.test(parts[i]);
+        else if (seg.int) ok = DIGITS.test(parts[i]);
         else ok = parts[i].length > 0;
         if (ok && seg.param) {
           try {
+            if (pathParams === NO_PARAMS) pathParams = {};
             pathParams[seg.param] = decodeURIComponent(parts[i]);
           } catch {
             ok = false;

@@ -7,12 +7,14 @@ import { routes as subscriptionRoutes } from '../views/subscriptions.js';
 import { routes as messageRoutes } from '../views/messages.js';
 import { routes as flagRoutes } from '../views/message-flags.js';
 import { routes as reactionRoutes } from '../views/reactions.js';
+import { routes as settingsRoutes } from '../views/settings.js';
+import { routes as typingRoutes } from '../views/typing.js';
 
 export type RouteList = [pattern: string, methods: RouteSpec][];
 
 export function buildRouter(): Router {
   const router = new Router();
-  for (const list of [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, messageRoutes, flagRoutes, reactionRoutes]) {
+  for (const list of [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes]) {
     for (const [pattern, methods] of list) router.add(pattern, methods);
   }
   return router;

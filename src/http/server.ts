@@ -6,9 +6,69 @@ import { parseRequestParams } from './body.js';
 import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import type { Router } from './router.js';
-import { RawResponse, type ApiRequest } from './types.js';
+import { RawResponse, type ApiRequest, type CloseSignal } from './types.js';
+import type { Realm, User } from '../store/schema.js';
+import type { UploadedFile } from './body.js';
 
 const API_PREFIX = '/api/v1/';
+/** Request paths that `new URL` would leave as they are: no dot segments, nothing it would percent-encode. */
+const PLAIN_PATH = /^\/api\/v1\/[A-Za-z0-9_\-@+.~:,;=!$'()*&%/]*$/;
+const DOT_SEGMENT = /\/(?:\.|%2e)/i;
+
+/**
+ * Splits a request target into path and query. Common API paths skip `new URL` (measurable on
+ * long-polls); anything unusual goes through it, so the result is always what URL would give.
+ */
+export function splitTarget(target: string): { pathname: string; query: string } {
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) && !target.includes('#')) return { pathname: path, query: q < 0 ? '' : target.slice(q + 1) };
+  const url = new URL(target, 'http://x');
+  return { pathname: url.pathname, query: url.search.slice(1) };
+}
+
+/**
+ * What a view receives. A class so that the abort machinery costs nothing until a view asks:
+ * `signal` makes an AbortController on first use; `closed` is this object itself, listening to the
+ * response's close event, which is all a held long-poll needs.
+ */
+class Request implements ApiRequest, CloseSignal {
+  private aborter: AbortController | null = null;
+
+  constructor(
+    public app: AppContext,
+    public realm: Realm,
+    public user: User | null,
+    public params: Params,
+    public pathParams: Record<string, string>,
+    public files: UploadedFile[],
+    public clientName: string,
+    public http: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.aborter) {
+      const aborter = (this.aborter = new AbortController());
+      if (this.res.closed) aborter.abort();
+      else this.res.on('close', () => aborter.abort());
+    }
+    return this.aborter.signal;
+  }
+
+  get closed(): CloseSignal {
+    return this;
+  }
+
+  get aborted(): boolean {
+    return this.res.closed;
+  }
+
+  /** 'close' fires once, when the client goes away or after the response was sent. */
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.res.on('close', listener);
+  }
+}
 
 function send(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
@@ -36,15 +96,14 @@ function clientNameOf(req: IncomingMessage): string {
 
 export function createRequestHandler(app: AppContext, router: Router, onUnexpected: (err: unknown) => void) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const aborter = new AbortController();
-    res.on('close', () => aborter.abort());
     try {
-      const url = new URL(req.url ?? '/', 'http://x');
-      if (!url.pathname.startsWith(API_PREFIX)) {
+      const { pathname, query } = splitTarget(req.url ?? '/');
+      if (!pathname.startsWith(API_PREFIX)) {
         req.resume();
         throw new ApiError('Not Found', 'BAD_REQUEST', 404);
       }
-      const path = url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '');
+      let path = pathname.slice(API_PREFIX.length);
+      if (path.endsWith('/')) path = path.replace(/\/+$/, '');
       const method = (req.method ?? 'GET').toUpperCase();
       const match = router.match(method, path);
       if (match.kind === 'none') {
@@ -55,24 +114,13 @@ export function createRequestHandler(app: AppContext, router: Router, onUnexpect
         req.resume();
         throw new ApiError('Method Not Allowed', 'BAD_REQUEST', 405, { allowed_methods: match.allowed });
       }
-      const { params, files } = await parseRequestParams(req, url);
+      const { params, files } = await parseRequestParams(req, query);
       const realm = await resolveRealm(app, req);
       const mode = match.handler.auth ?? 'user';
       const user = mode === 'none' ? null : await authenticate(app, realm, req);
       if (mode === 'user' && !user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
       const p = new Params({ raw: params, used: new Set() });
-      const apiReq: ApiRequest = {
-        app,
-        realm,
-        user,
-        params: p,
-        pathParams: match.pathParams,
-        files,
-        clientName: clientNameOf(req),
-        http: req,
-        signal: aborter.signal,
-      };
-      const result = await match.handler(apiReq);
+      const result = await match.handler(new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res));
       if (result instanceof RawResponse) {
         send(res, result.status, result.body, result.headers);
         return;

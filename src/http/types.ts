@@ -16,8 +16,16 @@ export interface ApiRequest {
   /** Name of the sending client, from the User-Agent (as the original records it). */
   clientName: string;
   http: IncomingMessage;
-  /** Fires when the client goes away before the response is sent (long-polls use it). */
-  signal: AbortSignal;
+  /** Fires when the client goes away before the response is sent (made on first use). */
+  readonly signal: AbortSignal;
+  /** The same as `signal` without an AbortController: what a held long-poll listens to. */
+  readonly closed: CloseSignal;
+}
+
+/** The part of AbortSignal a long-poll needs; `abort` fires when the connection closes. */
+export interface CloseSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
 }
 
 export interface AuthedRequest extends ApiRequest {

@@ -1,11 +1,37 @@
 // Small in-process caches of rarely-changing rows; writers invalidate them after commit.
-import type { Realm } from '../store/schema.js';
+import type { Realm, User } from '../store/schema.js';
 import type { Store } from '../store/store.js';
+import type { EventBus } from '../events/bus.js';
+
+/** How long a user row read for authentication is trusted without asking the database again. */
+export const USER_CACHE_TTL_MS = 2000;
+/** At most this many users are cached; the oldest entry goes first. */
+export const USER_CACHE_MAX = 50_000;
+
+interface CachedUser {
+  user: User;
+  expires: number;
+}
 
 export class Caches {
   private readonly realms = new Map<string, Realm>();
+  /** API key → user row. Map order is insertion order, so the first key is the oldest entry. */
+  private readonly usersByKey = new Map<string, CachedUser>();
+  /** User id → the API key it is cached under, so a changed key's old entry can be found. */
+  private readonly keyOfUser = new Map<number, string>();
+  /** Bumped by every userChanged: a read that started before it must not fill the cache. */
+  private userEpoch = 0;
+  private sweepTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly bus?: EventBus,
+    private readonly nowMs: () => number = Date.now,
+  ) {
+    bus?.subscribeControl((msg) => {
+      if (msg.type === 'user_changed') this.dropUser(msg.userId);
+    });
+  }
 
   async realmBySubdomain(subdomain: string): Promise<Realm | undefined> {
     const hit = this.realms.get(subdomain);
@@ -17,5 +43,71 @@ export class Caches {
 
   invalidateRealms(): void {
     this.realms.clear();
+  }
+
+  /**
+   * The user whose API key this is, from a cache of at most USER_CACHE_TTL_MS old rows (shared and
+   * frozen: callers must not modify it). The caller still compares the key in constant time and
+   * checks the realm and the deactivation flags on the row.
+   */
+  async userByApiKey(apiKey: string): Promise<User | undefined> {
+    const now = this.nowMs();
+    const hit = this.usersByKey.get(apiKey);
+    if (hit && hit.expires > now) return hit.user;
+    const epoch = this.userEpoch;
+    const row = await this.store.db.selectFrom('users').selectAll().where('api_key', '=', apiKey).executeTakeFirst();
+    if (!row) return undefined;
+    // A change committed while this read ran may not be in the row: use it once, cache it not.
+    if (epoch !== this.userEpoch) return row;
+    this.remember(Object.freeze(row), this.nowMs());
+    return row;
+  }
+
+  /**
+   * Call after committing any change to a users row (deactivation, API key, role, name…): drops
+   * the user from this node's caches at once and tells the other nodes to do the same.
+   */
+  userChanged(userId: number): void {
+    this.dropUser(userId);
+    this.bus?.publishControl({ type: 'user_changed', userId });
+  }
+
+  private dropUser(userId: number): void {
+    this.userEpoch++;
+    const key = this.keyOfUser.get(userId);
+    if (key === undefined) return;
+    this.keyOfUser.delete(userId);
+    this.usersByKey.delete(key);
+  }
+
+  private remember(user: User, now: number): void {
+    const oldKey = this.keyOfUser.get(user.id);
+    if (oldKey !== undefined && oldKey !== user.api_key) this.usersByKey.delete(oldKey);
+    // Re-inserting moves the entry to the end, so eviction takes the least recently loaded.
+    this.usersByKey.delete(user.api_key);
+    this.usersByKey.set(user.api_key, { user, expires: now + USER_CACHE_TTL_MS });
+    this.keyOfUser.set(user.id, user.api_key);
+    if (this.usersByKey.size > USER_CACHE_MAX) {
+      const [oldestKey, oldest] = this.usersByKey.entries().next().value!;
+      this.usersByKey.delete(oldestKey);
+      if (this.keyOfUser.get(oldest.user.id) === oldestKey) this.keyOfUser.delete(oldest.user.id);
+    }
+    this.scheduleSweep();
+  }
+
+  /** Expired entries are dropped soon after, so an idle server does not keep thousands of rows. */
+  private scheduleSweep(): void {
+    if (this.sweepTimer) return;
+    this.sweepTimer = setTimeout(() => {
+      this.sweepTimer = null;
+      const now = this.nowMs();
+      for (const [key, e] of this.usersByKey) {
+        if (e.expires > now) continue;
+        this.usersByKey.delete(key);
+        if (this.keyOfUser.get(e.user.id) === key) this.keyOfUser.delete(e.user.id);
+      }
+      if (this.usersByKey.size) this.scheduleSweep();
+    }, USER_CACHE_TTL_MS * 5);
+    this.sweepTimer.unref();
   }
 }

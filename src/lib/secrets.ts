@@ -1,12 +1,22 @@
 // Password hashing (argon2id) and random API keys.
 import { randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+
+// The native argon2 module (about 12 MB of RSS) loads on the first password check or hash, not
+// at start-up: a server that only answers API-key requests never needs it.
+let argon2: Promise<typeof import('@node-rs/argon2')> | null = null;
+const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
 
 export const newApiKey = (): string => randomBytes(24).toString('base64url').slice(0, 32);
 
-export const hashPassword = (password: string): Promise<string> =>
+export async function hashPassword(password: string): Promise<string> {
+  const { hash } = await loadArgon2();
   // Algorithm 2 is argon2id; the library's defaults (19 MiB, 2 passes) follow current guidance.
-  hash(password, { algorithm: 2 });
+  return hash(password, { algorithm: 2 });
+}
+
+async function verify(stored: string, password: string): Promise<boolean> {
+  return (await loadArgon2()).verify(stored, password);
+}
 
 let dummyHash: Promise<string> | null = null;
 

@@ -40,12 +40,13 @@ export function canSeeDeliveryEmail(viewer: Pick<User, 'id' | 'role'> | null, ta
   if (!viewer) return false;
   if (viewer.id === target.id || viewer.role <= Role.ADMINISTRATOR) return true;
   const visibility = (JSON.parse(target.settings || '{}') as { email_address_visibility?: number }).email_address_visibility ?? 1;
+  // 1 everyone, 2 members, 3 administrators (allowed above), 4 nobody, 5 moderators.
   switch (visibility) {
     case 1:
       return true;
     case 2:
       return viewer.role <= Role.MEMBER;
-    case 3:
+    case 5:
       return viewer.role <= Role.MODERATOR;
     default:
       return false;

@@ -10,13 +10,16 @@ export const FLAG_BITS = {
   historical: 128,
   /** Internal: marks direct messages so the partial index can find them; never shown to clients. */
   is_private: 256,
+  /** Internal: an unread channel row no subscription floor covers (no subscription row), so the partial index finds it. */
+  unfloored: 512,
 } as const;
 export type FlagName = keyof typeof FLAG_BITS;
 
 /** Flags a client may change through POST /messages/flags. */
 export const EDITABLE_FLAGS: readonly FlagName[] = ['read', 'starred', 'collapsed'];
 
-const VISIBLE: [string, number][] = Object.entries(FLAG_BITS).filter(([n]) => n !== 'is_private');
+const INTERNAL = new Set(['is_private', 'unfloored']);
+const VISIBLE: [string, number][] = Object.entries(FLAG_BITS).filter(([n]) => !INTERNAL.has(n));
 
 /** API flag names for a bit set, including the deprecated wildcard_mentioned (FL 224). */
 export function flagNames(bits: number): string[] {

@@ -2,13 +2,19 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './dialect.js';
 import * as m001 from './migrations/001-core.js';
+import * as m002 from './migrations/002-user-messages.js';
+import * as m003 from './migrations/003-settings.js';
 
 interface Migration {
   name: string;
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [{ name: '001-core', up: m001.up }];
+const MIGRATIONS: Migration[] = [
+  { name: '001-core', up: m001.up },
+  { name: '002-user-messages', up: m002.up },
+  { name: '003-settings', up: m003.up },
+];
 
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS parley_migrations (name text PRIMARY KEY, applied_at integer NOT NULL)`.execute(db);

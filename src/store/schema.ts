@@ -88,6 +88,8 @@ export interface SubscriptionTable {
   push_notifications: number | null;
   audible_notifications: number | null;
   wildcard_mentions_notify: number | null;
+  /** No unread row of this user in this channel has a smaller message ID (see lib/messages/unread.ts). */
+  unread_floor: Generated<number>;
 }
 
 export interface MessageTable {
@@ -115,9 +117,10 @@ export interface MessageTable {
   has_attachment: number;
 }
 
+/** Clustered by (message_id, user_id): only partial indexes find a user's rows (migration 002). */
 export interface UserMessageTable {
-  user_id: number;
   message_id: number;
+  user_id: number;
   /** Bit set of models/flags. */
   flags: number;
 }
@@ -167,7 +170,21 @@ export interface DefaultStreamTable {
   stream_id: number;
 }
 
+/** Email-change confirmations: one row per emailed one-time key (stored hashed), until used or expired. */
+export interface EmailChangeTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the key in the emailed link: a copy of the database cannot confirm anything. */
+  key_hash: string;
+  realm_id: number;
+  user_id: number;
+  new_email: string;
+  created_at: number;
+  expires_at: number;
+  /** Set when the key was used; a used key is refused. */
+  used_at: number | null;
+}
 export interface DB {
+  email_changes: EmailChangeTable;
   default_streams: DefaultStreamTable;
   realms: RealmTable;
   users: UserTable;

@@ -6,7 +6,8 @@ import { vObject, vStrList } from '../http/params.js';
 import { parseNarrow } from '../lib/narrow-parse.js';
 import { includeSubscribersParam } from '../lib/streams/params.js';
 import { readState, registerQueue, type RegisterInput } from '../events/register.js';
-import type { ApiRequest, AuthedRequest } from '../http/types.js';
+import { RawResponse, type ApiRequest, type AuthedRequest } from '../http/types.js';
+import { eventsJson } from '../events/transform.js';
 import { realmSettings } from '../lib/realm-settings.js';
 
 function capabilities(value: unknown, name: string): Record<string, boolean> {
@@ -81,9 +82,15 @@ const getEvents = authed(async (req) => {
     for (const k of ['event_types', 'apply_markdown', 'client_gravatar', 'all_public_streams', 'narrow', 'client_capabilities']) p.str(k);
   }
   const q = ownedQueue(req, queueId);
-  const events = await req.app.queues.poll(q, lastEventId, dontBlock, req.signal);
-  return { events, queue_id: queueId };
+  const events = await req.app.queues.poll(q, lastEventId, dontBlock, req.closed);
+  // The same envelope the server would build, from events serialized once per shared message variant.
+  const ignored = p.ignored();
+  const tail = ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
+  const body = `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(queueId)}${tail}}`;
+  return new RawResponse(200, body, JSON_HEADERS);
 });
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
 
 const deleteQueue = authed(async (req) => {
   const id = req.params.reqStr('queue_id');

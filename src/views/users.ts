@@ -12,15 +12,11 @@ import { accessibleUserIds, canSeeDeliveryEmail, userByEmail, userById } from '.
 import { checkPassword } from '../lib/secrets.js';
 import { doCreateUser } from '../actions/users.js';
 import { doCreateBot } from '../actions/bots.js';
+import { maxMessageIdFor } from '../lib/messages/unread.js';
 
 const getOwnUser = authed(async (req) => {
   const u = req.user;
-  const row = await req.app.store.db
-    .selectFrom('user_messages')
-    .select((eb) => eb.fn.max<number>('message_id').as('m'))
-    .where('user_id', '=', u.id)
-    .executeTakeFirst();
-  const max = row?.m === null || row?.m === undefined ? -1 : Number(row.m);
+  const max = await maxMessageIdFor(req.app.store.db, u.realm_id, u.id);
   return { ...presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: true }), max_message_id: max };
 });
 

@@ -73,7 +73,7 @@ export async function checkConsistency(
   }
   const state = normalize(before);
   if (params.include_subscribers === true) state.__include_subscribers = true;
-  applyEvents(state, structuredClone(events), { userId: client.userId });
+  applyEvents(state, structuredClone(events), { userId: client.userId, clientGravatar: params.client_gravatar !== false });
   delete state.__include_subscribers;
   const fresh = normalize(await client.ok('POST', 'register', params));
   assert.deepEqual(state, fresh);

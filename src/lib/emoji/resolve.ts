@@ -1,6 +1,6 @@
 // Validates a reaction's (emoji_name, emoji_code, reaction_type) the way clients send it.
 import { ApiError, badRequest } from '../../http/errors.js';
-import { UNICODE_CODE_TO_NAME, UNICODE_NAME_TO_CODE } from './unicode.js';
+import { isUnicodeCode, unicodeCodeOfName } from './unicode.js';
 
 export const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'] as const;
 export type ReactionType = (typeof REACTION_TYPES)[number];
@@ -25,7 +25,7 @@ export function parseReactionType(value: string | undefined): ReactionType | und
 /** What a bare name means: a built-in extra emoji, else a Unicode emoji; null when unknown. */
 export function emojiByName(name: string): EmojiRef | null {
   if (SERVICE_EXTRA_EMOJI.has(name)) return { emojiName: name, emojiCode: name, reactionType: 'service_extra_emoji' };
-  const code = UNICODE_NAME_TO_CODE.get(name);
+  const code = unicodeCodeOfName(name);
   return code ? { emojiName: name, emojiCode: code, reactionType: 'unicode_emoji' } : null;
 }
 
@@ -38,7 +38,7 @@ export function resolveEmojiForAdd(name: string, code: string | undefined, type:
   }
   const t = type ?? 'unicode_emoji';
   checkCode(code, t);
-  if (t === 'unicode_emoji' && UNICODE_NAME_TO_CODE.get(name) === undefined) throw badRequest('Invalid emoji name.');
+  if (t === 'unicode_emoji' && unicodeCodeOfName(name) === undefined) throw badRequest('Invalid emoji name.');
   if (t === 'service_extra_emoji' && name !== code) throw badRequest('Invalid emoji name.');
   return { emojiName: name, emojiCode: code, reactionType: t };
 }
@@ -57,7 +57,7 @@ export function resolveEmojiForRemove(name: string | undefined, code: string | u
 }
 
 function checkCode(code: string, type: ReactionType): void {
-  if (type === 'unicode_emoji' && !UNICODE_CODE_TO_NAME.has(code)) throw badRequest('Invalid emoji code');
+  if (type === 'unicode_emoji' && !isUnicodeCode(code)) throw badRequest('Invalid emoji code');
   if (type === 'service_extra_emoji' && !SERVICE_EXTRA_EMOJI.has(code)) throw badRequest('Invalid emoji code');
   // No custom emoji are stored yet, so no realm emoji code is valid.
   if (type === 'realm_emoji') throw new ApiError('Invalid custom emoji.', 'BAD_REQUEST', 400);

@@ -1,43 +1,87 @@
-// Message rendering: content in our Markdown flavor → safe HTML plus what the message mentions.
-// This is the module boundary the fuller Markdown flavor will replace; keep callers on renderMessage.
+// Message rendering: content in the original's Markdown flavor → sanitized HTML plus what the message mentions.
 import MarkdownIt from 'markdown-it';
-import { mentionPlugin, type MentionEnv } from './mentions.js';
 import type { RenderContext } from './context.js';
+import { blocksPlugin } from './blocks.js';
+import { channelPlugin } from './channels.js';
+import { emojiPlugin } from './emoji.js';
+import { fencePlugin } from './fences.js';
+import { inlinePlugin } from './inline.js';
+import { applyLinkifiers, linkifierMatches } from './linkifiers.js';
+import { configureLinks, tidyLinks } from './links.js';
+import { autolink, findUrls } from './autolink.js';
+import { mathPlugin } from './math.js';
+import { mentionPlugin, type MentionEnv } from './mentions.js';
+import { inlinePreviews } from './previews.js';
+import { sanitize } from './sanitize.js';
+import { timePlugin } from './time.js';
 
-export type { RenderContext } from './context.js';
+export type { RenderContext, RenderOptions, RenderUser, RenderGroup, RenderStream, RealmEmoji } from './context.js';
+export type { Linkifier } from './linkifiers.js';
 export { loadRenderContext, renderContextFrom } from './context.js';
 
 export interface RenderResult {
   html: string;
+  /** Users mentioned directly and not silently (outside quotes). */
   mentionedUserIds: number[];
+  /**
+   * Named user groups mentioned, not silently (outside quotes). Callers check that the sender may
+   * mention each (can_mention_group) and flag the groups' members, subgroups included, as mentioned.
+   */
+  mentionedGroupIds: number[];
   streamWildcardMentioned: boolean;
   topicWildcardMentioned: boolean;
   isMeMessage: boolean;
   hasLink: boolean;
+  hasImage: boolean;
 }
 
-// html: false escapes any raw HTML; markdown-it's link validation refuses javascript:, vbscript: and data: URLs.
-const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
+// html: false escapes any raw HTML; our validateLink refuses every scheme but a short safe list.
+// Bare URLs are found by our own rule (autolink.ts), not markdown-it's linkify.
+const md = new MarkdownIt({ html: false, linkify: false, breaks: true, typographer: false });
+md.disable(['autolink', 'html_inline', 'html_block', 'lheading', 'smartquotes', 'replacements']);
+configureLinks(md);
+md.use(fencePlugin);
+md.use(blocksPlugin);
+md.use(inlinePlugin);
+md.use(mathPlugin);
+md.use(timePlugin);
 md.use(mentionPlugin);
+md.use(channelPlugin);
+// Core rules after inline parsing, in order: links, then emoji in the remaining text, then previews.
+md.core.ruler.push('autolink', autolink);
+md.core.ruler.push('linkifiers', applyLinkifiers);
+md.core.ruler.push('tidy_links', tidyLinks);
+md.use(emojiPlugin);
+md.core.ruler.push('inline_previews', inlinePreviews);
 
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, opts, _env, self) => self.renderToken(tokens, idx, opts));
-md.renderer.rules.link_open = (tokens, idx, opts, env, self) => {
-  // Links open outside the app and do not leak the page to the target.
-  tokens[idx].attrSet('target', '_blank');
-  tokens[idx].attrSet('rel', 'noopener noreferrer');
-  (env as { hasLink?: boolean }).hasLink = true;
-  return defaultLinkOpen(tokens, idx, opts, env, self);
-};
+type Env = MentionEnv & { hasLink?: boolean; hasImage?: boolean };
 
 export function renderMessage(content: string, ctx: RenderContext): RenderResult {
-  const env: MentionEnv & { hasLink?: boolean } = { ctx, mentionedUserIds: new Set(), streamWildcard: false, topicWildcard: false };
-  const html = md.render(content, env as unknown as Record<string, unknown>).replace(/\n+$/, '');
+  const env: Env = { ctx, mentionedUserIds: new Set(), mentionedGroupIds: new Set(), streamWildcard: false, topicWildcard: false };
+  const html = sanitize(md.render(content, env as unknown as Record<string, unknown>)).replace(/\n+$/, '');
   return {
     html,
     mentionedUserIds: [...env.mentionedUserIds].sort((a, b) => a - b),
+    mentionedGroupIds: [...env.mentionedGroupIds].sort((a, b) => a - b),
     streamWildcardMentioned: env.streamWildcard,
     topicWildcardMentioned: env.topicWildcard,
     isMeMessage: /^\/me\s/.test(content) && !content.includes('\n'),
     hasLink: env.hasLink === true,
+    hasImage: env.hasImage === true,
   };
+}
+
+export interface TopicLink {
+  text: string;
+  url: string;
+}
+
+/** topic_links of a message: linkifier matches and bare URLs in the topic, in order. */
+export function topicLinks(topic: string, ctx: RenderContext): TopicLink[] {
+  const found = linkifierMatches(topic, ctx.linkifiers).map((m) => ({ start: m.start, end: m.end, text: m.text, url: m.url }));
+  for (const m of findUrls(topic)) {
+    if (found.some((f) => m.start < f.end && f.start < m.end)) continue;
+    if (md.validateLink(m.href)) found.push({ start: m.start, end: m.end, text: m.text, url: m.href });
+  }
+  return found.sort((a, b) => a.start - b.start).map(({ text, url }) => ({ text, url }));
 }

@@ -25,7 +25,7 @@ async function resolveAnchor(tx: Tx, plan: NarrowPlan, spec: AnchorSpec): Promis
   if (spec === 'oldest') return 0;
   if (spec !== 'first_unread') return spec;
   const col = idColumn(plan);
-  const row = await narrowQuery(tx, plan).where(unreadCondition(plan)).select(`${col} as id`).orderBy(col, 'asc').limit(1).executeTakeFirst();
+  const row = await narrowQuery(tx, plan).where(await unreadCondition(tx, plan)).select(`${col} as id`).orderBy(col, 'asc').limit(1).executeTakeFirst();
   return row ? Number(row.id) : LARGER_THAN_MAX_MESSAGE_ID;
 }
 

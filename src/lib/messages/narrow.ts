@@ -1,6 +1,7 @@
 // A narrow (list of operator/operand terms) → conditions over messages `m` and the viewer's rows `um`.
 // Narrows to channels whose history the viewer may read query messages directly ("shared" plans);
-// every other narrow searches only the viewer's own user_messages rows.
+// every other narrow keeps to the viewer's own rows, probed by primary key from messages (or driven
+// by a partial index for rare flags: user_messages has no index on all of a user's rows).
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Tx } from '../../store/store.js';
 import type { Realm, User } from '../../store/schema.js';
@@ -15,6 +16,7 @@ import { findDmRecipient } from './recipients.js';
 import { normalizeTopicInput, RESOLVED_TOPIC_PREFIX, topicKey } from './topic.js';
 import { searchCondition } from './search.js';
 import { MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from './dicts.js';
+import { lowestUnreadId } from './unread.js';
 
 type EB = ExpressionBuilder<any, any>;
 type Cond = (eb: EB) => Expression<SqlBool>;
@@ -27,10 +29,23 @@ export interface NarrowPlan {
   realmId: number;
   conditions: Cond[];
   hasSearch: boolean;
+  /** Personal plans only: a partial-index predicate (exact index text) to drive the query from. */
+  driver: string | null;
+  /** A channel or conversation term pins m.recipient_id, so the realm test (which could steer SQLite onto the realm index) is left out. */
+  byRecipient: boolean;
 }
 
 const bad = (what: string) => badRequest(`Invalid narrow operator: ${what}`);
 const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+
+/** `is:` operands a partial index serves, with the predicate text of that index (see migration 002). */
+const DRIVERS: Record<string, string> = {
+  dm: `(um.flags & ${FLAG_BITS.is_private}) <> 0`,
+  private: `(um.flags & ${FLAG_BITS.is_private}) <> 0`,
+  starred: `(um.flags & ${FLAG_BITS.starred}) <> 0`,
+  mentioned: `(um.flags & ${MENTION_BITS}) <> 0`,
+  alerted: `(um.flags & ${FLAG_BITS.has_alert_word}) <> 0`,
+};
 
 const ALIASES: Record<string, string> = { stream: 'channel', subject: 'topic', 'pm-with': 'dm', streams: 'channels', 'group-pm-with': 'dm-including' };
 
@@ -92,12 +107,23 @@ export async function planNarrow(tx: Tx, dialect: Dialect, realm: Realm, user: U
   const shared = sharedCandidate && sharedAllowed;
   const conditions: Cond[] = [];
   let hasSearch = false;
+  let driver: string | null = null;
+  let byRecipient = false;
   for (const [i, t] of canonical.entries()) {
     const cond = await termCondition(tx, dialect, realm, user, t, shared, streams.get(i));
     if (t.operator === 'search') hasSearch = true;
     if (cond) conditions.push(t.negated ? (eb) => eb.not(cond(eb)) : cond);
+    if ((t.operator === 'channel' || t.operator === 'dm') && !t.negated) byRecipient = true;
+    if (t.operator === 'is' && !t.negated) {
+      if (!shared && !driver) driver = DRIVERS[String(t.operand)] ?? null;
+      // Unread rows never lie below the user's lowest floor, so history below it is never scanned.
+      if (t.operand === 'unread') {
+        const bound = await lowestUnreadId(tx, user.id);
+        conditions.push((eb) => eb('m.id', '>=', bound));
+      }
+    }
   }
-  return { shared, userId: user.id, realmId: realm.id, conditions, hasSearch };
+  return { shared, userId: user.id, realmId: realm.id, conditions, hasSearch, driver, byRecipient };
 }
 
 async function termCondition(tx: Tx, dialect: Dialect, realm: Realm, user: User, t: NarrowTerm, shared: boolean, stream: { recipient_id: number } | undefined): Promise<Cond | null> {
@@ -190,20 +216,32 @@ function hasCondition(operand: string): Cond {
   }
 }
 
-/** The ID column to order and bound by: the viewer's row key in personal plans (primary-key order). */
-export const idColumn = (plan: NarrowPlan): string => (plan.shared ? 'm.id' : 'um.message_id');
+/** The ID column to order and bound by: the driving table's, so the index walk stays in ID order. */
+export const idColumn = (plan: NarrowPlan): string => (plan.driver ? 'um.message_id' : 'm.id');
 
 /** messages `m` with the viewer's rows `um`, filtered by the plan; selects nothing yet. */
 export function narrowQuery(tx: Tx, plan: NarrowPlan): MessageQuery {
-  let q: MessageQuery = plan.shared
-    ? tx
-        .selectFrom('messages as m')
-        .leftJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', plan.userId))
-        .where('m.realm_id', '=', plan.realmId)
-    : tx.selectFrom('user_messages as um').innerJoin('messages as m', 'm.id', 'um.message_id').where('um.user_id', '=', plan.userId);
+  let q: MessageQuery;
+  if (plan.shared) {
+    q = tx.selectFrom('messages as m').leftJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', plan.userId));
+  } else if (plan.driver) {
+    q = tx
+      .selectFrom('user_messages as um')
+      .innerJoin('messages as m', 'm.id', 'um.message_id')
+      .where('um.user_id', '=', plan.userId)
+      .where(sql<SqlBool>`${sql.raw(plan.driver)}`);
+  } else {
+    q = tx.selectFrom('messages as m').innerJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', plan.userId));
+  }
+  if (!plan.driver && !plan.byRecipient) q = q.where('m.realm_id', '=', plan.realmId);
   for (const c of plan.conditions) q = q.where(c);
   return q;
 }
 
-/** The unread test for this plan's shape (first_unread anchors). */
-export const unreadCondition = (plan: NarrowPlan): Cond => flagClear(plan.shared, FLAG_BITS.read);
+/** The unread test for this plan's shape (first_unread anchors), bounded below by the user's lowest possible unread ID. */
+export async function unreadCondition(tx: Tx, plan: NarrowPlan): Promise<Cond> {
+  const bound = await lowestUnreadId(tx, plan.userId);
+  const col = idColumn(plan);
+  const clear = flagClear(plan.shared, FLAG_BITS.read);
+  return (eb) => eb.and([clear(eb), eb(col, '>=', bound)]);
+}

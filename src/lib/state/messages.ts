@@ -6,6 +6,7 @@ import { FLAG_BITS } from '../../models/flags.js';
 import { MAX_UNREAD_MESSAGES } from '../../models/limits.js';
 import { dmParticipantsByRecipient } from '../messages/recipients.js';
 import { MENTION_BITS } from '../messages/flags-sql.js';
+import { maxMessageIdFor, unreadRows } from '../messages/unread.js';
 import { displayTopic } from '../../presenters/message.js';
 import { emptyTopicDisplayName } from '../realm-settings.js';
 
@@ -24,8 +25,7 @@ const maxMessageState: StateFetcher = {
   types: ['message'],
   async fetch({ tx, user }) {
     if (!user) return { max_message_id: -1 };
-    const row = await tx.selectFrom('user_messages').select((eb) => eb.fn.max<number>('message_id').as('max')).where('user_id', '=', user.id).executeTakeFirst();
-    return { max_message_id: row?.max === null || row?.max === undefined ? -1 : Number(row.max) };
+    return { max_message_id: await maxMessageIdFor(tx, user.realm_id, user.id) };
   },
 };
 
@@ -40,15 +40,7 @@ const unreadState: StateFetcher = {
     const { tx, user, realm, opts } = ctx;
     const w = wanted(ctx);
     if (!user || (w && !w.has('message'))) return {};
-    const rows = await tx
-      .selectFrom('user_messages as um')
-      .innerJoin('messages as m', 'm.id', 'um.message_id')
-      .select(['um.message_id', 'um.flags', 'm.stream_id', 'm.topic', 'm.recipient_id'])
-      .where('um.user_id', '=', user.id)
-      .where(sql<SqlBool>`(um.flags & ${sql.lit(FLAG_BITS.read)}) = 0`)
-      .orderBy('um.message_id', 'desc')
-      .limit(MAX_UNREAD_MESSAGES + 1)
-      .execute();
+    const rows = await unreadRows(tx, ctx.app.store.dialect, user.id, {}, MAX_UNREAD_MESSAGES + 1);
     const oldMissing = rows.length > MAX_UNREAD_MESSAGES;
     const kept = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
     const participants = await dmParticipantsByRecipient(

@@ -1,0 +1,54 @@
+// Unit test of the request-target fast path: it must give exactly what `new URL` gives.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { splitTarget } from './server.js';
+import { Router } from './router.js';
+
+test('splitTarget agrees with new URL on plain and unusual targets', () => {
+  const targets = [
+    '/api/v1/events?queue_id=a-b&last_event_id=3',
+    '/api/v1/events',
+    '/api/v1/events/',
+    '/api/v1/users/bob%40example.com',
+    '/api/v1/users/bob@example.com?x=1&y=%20+2',
+    '/api/v1/messages/12/reactions?emoji_name=%F0%9F%98%80',
+    '/api/v1/../v1/events?q=1',
+    '/api/v1/./events',
+    '/api/v1/%2e%2E/events',
+    '/api/v1/events#frag',
+    '/api/v1/events?q=a#frag',
+    '/api/v1/a b',
+    '/api/v1/x"y<z>?q="<>\'',
+    '/api/v1/\u00e9t\u00e9?q=\u00e9',
+    '//api/v1/events',
+    '/api\\v1\\events',
+    '/other',
+    '/',
+  ];
+  for (const t of targets) {
+    const url = new URL(t, 'http://x');
+    const got = splitTarget(t);
+    assert.equal(got.pathname, url.pathname, t);
+    assert.deepEqual([...new URLSearchParams(got.query)], [...url.searchParams], t);
+  }
+});
+
+test('the router indexed by first segment keeps table order, 404 and 405', () => {
+  const h = Object.assign(async () => ({}), { auth: 'user' as const });
+  const h2 = Object.assign(async () => ({}), { auth: 'user' as const });
+  const r = new Router()
+    .add('users/me', { GET: h })
+    .add('users/{user_id:int}', { GET: h2, PATCH: h2 })
+    .add('users/{email}', { GET: h })
+    .add('{anything}/x', { DELETE: h2 });
+  const me = r.match('GET', 'users/me');
+  assert.equal(me.kind === 'found' && me.handler, h);
+  const byId = r.match('GET', 'users/12');
+  assert.deepEqual(byId.kind === 'found' && byId.pathParams, { user_id: '12' });
+  const byEmail = r.match('GET', 'users/a%40b');
+  assert.deepEqual(byEmail.kind === 'found' && byEmail.pathParams, { email: 'a@b' });
+  assert.deepEqual(r.match('POST', 'users/12'), { kind: 'method', allowed: ['GET', 'PATCH'] });
+  assert.equal(r.match('GET', 'nothing/here/at/all').kind, 'none');
+  assert.equal(r.match('DELETE', 'users/x').kind, 'found');
+  assert.equal(r.match('DELETE', 'other/x').kind, 'found');
+});

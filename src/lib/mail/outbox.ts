@@ -1,0 +1,83 @@
+// Outgoing mail: one Outbox interface; SMTP when PARLEY_SMTP_URL is set, else files in <data dir>/outbox/.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../../config.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  /** Plain-text body. */
+  text: string;
+}
+
+export interface Outbox {
+  send(message: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createOutbox(config: Config): Outbox {
+  return config.smtpUrl ? new SmtpOutbox(config.smtpUrl, config.mailFrom) : new FileOutbox(path.join(config.dataDir, 'outbox'), config.mailFrom);
+}
+
+/** Header values come from user input (addresses, organization names): no line breaks may pass. */
+const headerValue = (v: string): string => v.replace(/[\r\n]+/g, ' ').trim();
+
+/**
+ * Writes each message as one RFC 5322 file an operator can read (or hand to a mail system). The
+ * file appears under its final name only when complete (written aside, then renamed).
+ */
+export class FileOutbox implements Outbox {
+  constructor(
+    readonly dir: string,
+    private readonly from: string,
+  ) {}
+
+  async send(m: MailMessage): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+    const id = `${Date.now()}-${randomBytes(6).toString('hex')}`;
+    const host = /@([^>\s]+)/.exec(this.from)?.[1] ?? 'localhost';
+    const headers = [
+      `From: ${headerValue(this.from)}`,
+      `To: ${headerValue(m.to)}`,
+      `Subject: ${headerValue(m.subject)}`,
+      `Date: ${new Date().toUTCString()}`,
+      `Message-ID: <${id}@${host}>`,
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+    ];
+    const text = `${headers.join('\r\n')}\r\n\r\n${m.text.replace(/\r?\n/g, '\r\n')}\r\n`;
+    const final = path.join(this.dir, `${id}.eml`);
+    await fs.writeFile(`${final}.tmp`, text, { mode: 0o600 });
+    await fs.rename(`${final}.tmp`, final);
+  }
+
+  async close(): Promise<void> {}
+}
+
+type Transport = { sendMail(m: Record<string, unknown>): Promise<unknown>; close(): void };
+
+/** Sends through an SMTP server with nodemailer, loaded only when SMTP is configured. */
+export class SmtpOutbox implements Outbox {
+  private transport: Promise<Transport> | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly from: string,
+  ) {}
+
+  private connect(): Promise<Transport> {
+    this.transport ??= import('nodemailer').then((nm) => nm.default.createTransport(this.url) as unknown as Transport);
+    return this.transport;
+  }
+
+  async send(m: MailMessage): Promise<void> {
+    const t = await this.connect();
+    await t.sendMail({ from: this.from, to: headerValue(m.to), subject: headerValue(m.subject), text: m.text });
+  }
+
+  async close(): Promise<void> {
+    if (this.transport) (await this.transport).close();
+  }
+}

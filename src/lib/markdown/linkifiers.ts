@@ -1,0 +1,112 @@
+// Organization linkifiers (pattern → URL template): compiled once, applied to message text and to topics.
+import type { StateCore, Token } from 'markdown-it';
+import type { RenderContext } from './context.js';
+
+/** A linkifier as the API stores it: a Python-flavored regex and an RFC 6570 URL template. */
+export interface Linkifier {
+  id: number;
+  pattern: string;
+  url_template: string;
+}
+
+export interface CompiledLinkifier {
+  id: number;
+  re: RegExp;
+  template: string;
+}
+
+/**
+ * The pattern only matches at a word start (after whitespace, a quote, "(", ",", ":" or "<") and
+ * not inside a longer word, as in the original. Python named groups are rewritten to JS syntax.
+ * Patterns that do not compile are skipped rather than failing every message.
+ */
+export function compileLinkifiers(list: Linkifier[]): CompiledLinkifier[] {
+  const out: CompiledLinkifier[] = [];
+  for (const l of list) {
+    const js = l.pattern.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
+    try {
+      out.push({ id: l.id, re: new RegExp(`(?<![^\\s'"(,:<])(?:${js})(?!\\w)`, 'gu'), template: l.url_template });
+    } catch {
+      // An invalid pattern links nothing.
+    }
+  }
+  return out;
+}
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+function encode(value: string, reserved: boolean): string {
+  let out = '';
+  for (const ch of value) {
+    if (UNRESERVED.test(ch) || (reserved && /[:/?#[\]@!$&'()*+,;=%]/.test(ch))) out += ch;
+    else out += [...new TextEncoder().encode(ch)].map((b) => '%' + b.toString(16).toUpperCase().padStart(2, '0')).join('');
+  }
+  return out;
+}
+
+/** Expands {var}, {+var} and {#var} with the match's named groups. */
+export function expandTemplate(template: string, groups: Record<string, string | undefined>): string {
+  return template.replace(/\{([+#]?)([A-Za-z0-9_]+)\}/g, (_m, op: string, name: string) => {
+    const v = groups[name] ?? '';
+    return (op === '#' ? '#' : '') + encode(v, op !== '');
+  });
+}
+
+export interface LinkMatch {
+  start: number;
+  end: number;
+  text: string;
+  url: string;
+}
+
+/** Non-overlapping linkifier matches in text; earlier linkifiers win ties, as in the original. */
+export function linkifierMatches(text: string, linkifiers: CompiledLinkifier[]): LinkMatch[] {
+  const found: LinkMatch[] = [];
+  for (const l of linkifiers) {
+    l.re.lastIndex = 0;
+    for (const m of text.matchAll(l.re)) {
+      const start = m.index;
+      const end = start + m[0].length;
+      if (!m[0] || found.some((f) => start < f.end && f.start < end)) continue;
+      found.push({ start, end, text: m[0], url: expandTemplate(l.template, m.groups ?? {}) });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** Core rule: splits text tokens (outside links and code) at linkifier matches. */
+export function applyLinkifiers(state: StateCore): void {
+  const ctx = (state.env as { ctx: RenderContext }).ctx;
+  if (!ctx.linkifiers.length) return;
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    const out: Token[] = [];
+    let linkDepth = 0;
+    for (const tok of block.children) {
+      if (tok.type === 'link_open') linkDepth++;
+      if (tok.type === 'link_close') linkDepth--;
+      const matches = tok.type === 'text' && linkDepth === 0 ? linkifierMatches(tok.content, ctx.linkifiers) : [];
+      if (!matches.length) {
+        out.push(tok);
+        continue;
+      }
+      let pos = 0;
+      for (const m of matches) {
+        if (m.start > pos) out.push(textToken(state, tok.content.slice(pos, m.start)));
+        const open = new state.Token('link_open', 'a', 1);
+        open.attrs = [['href', m.url]];
+        open.markup = 'linkifier';
+        out.push(open, textToken(state, m.text), new state.Token('link_close', 'a', -1));
+        pos = m.end;
+      }
+      if (pos < tok.content.length) out.push(textToken(state, tok.content.slice(pos)));
+    }
+    block.children = out;
+  }
+}
+
+function textToken(state: StateCore, content: string): Token {
+  const t = new state.Token('text', '', 0);
+  t.content = content;
+  return t;
+}

@@ -1,0 +1,59 @@
+// The final safety pass: only the elements, attributes, URL schemes and (KaTeX) styles the renderer emits survive.
+import sanitizeHtml from 'sanitize-html';
+
+const MATHML = [
+  'math', 'semantics', 'annotation', 'mrow', 'mi', 'mo', 'mn', 'ms', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac',
+  'msqrt', 'mroot', 'mover', 'munder', 'munderover', 'mtable', 'mtr', 'mtd', 'mlabeledtr', 'menclose', 'mpadded', 'mphantom', 'mstyle', 'merror',
+];
+const MATHML_ATTRS = [
+  'xmlns', 'display', 'encoding', 'mathvariant', 'stretchy', 'fence', 'separator', 'lspace', 'rspace', 'width', 'height', 'depth',
+  'linethickness', 'accent', 'accentunder', 'columnalign', 'rowspacing', 'columnspacing', 'scriptlevel', 'displaystyle', 'notation',
+  'minsize', 'maxsize', 'movablelimits', 'symmetric', 'largeop', 'mathcolor', 'mathbackground', 'voffset', 'rowalign', 'columnlines', 'rowlines', 'frame',
+];
+
+// KaTeX positions glyphs with inline styles; only lengths and a few keywords pass.
+const LENGTH = /^-?\d*\.?\d+(em|ex|px|pt|%)?$/;
+const STYLE_PROPS = [
+  'height', 'width', 'min-width', 'max-width', 'vertical-align', 'margin-left', 'margin-right', 'margin-top', 'margin-bottom', 'top', 'bottom', 'left',
+  'padding-left', 'padding-right', 'border-bottom-width', 'border-top-width', 'border-right-width', 'border-left-width',
+];
+const allowedStyles: Record<string, RegExp[]> = Object.fromEntries(STYLE_PROPS.map((p) => [p, [LENGTH]]));
+allowedStyles.position = [/^(relative|absolute)$/];
+allowedStyles['text-align'] = [/^(left|right|center)$/];
+allowedStyles['border-style'] = [/^(solid|dashed)$/];
+allowedStyles.color = [/^#[0-9a-f]{3,6}$|^[a-z]+$/i];
+allowedStyles['background-color'] = [/^#[0-9a-f]{3,6}$|^[a-z]+$/i];
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+    'strong', 'em', 'del', 'code', 'pre', 'span', 'div', 'a', 'img', 'video', 'time', 'svg', 'path', 'line', ...MATHML,
+  ],
+  allowedAttributes: {
+    '*': ['class', 'title', 'aria-label', 'aria-hidden', 'role', 'style'],
+    a: ['href', 'data-stream-id', 'data-id'],
+    span: ['data-user-id', 'data-user-group-id'],
+    div: ['data-code-language'],
+    img: ['src', 'alt', 'data-src-fullsize'],
+    video: ['src', 'preload', 'data-video-original-url'],
+    time: ['datetime'],
+    ol: ['start'],
+    th: ['align'],
+    td: ['align'],
+    svg: ['xmlns', 'width', 'height', 'viewbox', 'viewBox', 'preserveaspectratio', 'preserveAspectRatio'],
+    path: ['d'],
+    line: ['x1', 'x2', 'y1', 'y2', 'stroke-width'],
+    ...Object.fromEntries(MATHML.map((t) => [t, MATHML_ATTRS])),
+  },
+  allowedSchemes: ['http', 'https', 'ftp', 'mailto', 'tel', 'sms', 'file', 'bitcoin', 'irc', 'ircs', 'xmpp', 'webcal', 'geo', 'magnet'],
+  allowedSchemesByTag: { img: ['http', 'https'], video: ['http', 'https'] },
+  allowProtocolRelative: false,
+  allowedStyles: { '*': allowedStyles },
+  disallowedTagsMode: 'escape',
+  parser: { lowerCaseAttributeNames: false },
+};
+
+/** Sanitized HTML, void elements written "<br>" as the original does (sanitize-html writes "<br />"). */
+export function sanitize(html: string): string {
+  return sanitizeHtml(html, OPTIONS).replace(/<(br|hr|img)((?: [^>]*)?) \/>/g, '<$1$2>');
+}

@@ -1,0 +1,80 @@
+// PATCH /settings (and its deprecated aliases /settings/display, /settings/notifications) and the email-change confirmation link.
+import type { RouteList } from '../http/routes.js';
+import { authed, noAuth } from '../http/handlers.js';
+import { badRequest, ApiError } from '../http/errors.js';
+import { missing, vBool, vIntList, vObject } from '../http/params.js';
+import { isAdminRole } from '../models/roles.js';
+import { checkEmail, checkFullName } from '../actions/users.js';
+import { readSettingParams } from '../lib/user-settings.js';
+import { userByEmail } from '../lib/users.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { adminRequired, doUpdateSettings, type BulkTarget } from '../actions/settings.js';
+import { doChangeFullName, doChangePassword, doConfirmEmailChange, doStartEmailChange } from '../actions/account.js';
+
+function targetUsers(value: unknown, name: string): BulkTarget {
+  const o = vObject(value, name);
+  const known = new Set(['user_ids', 'group_ids', 'skip_if_already_edited']);
+  const unknown = Object.keys(o).find((k) => !known.has(k));
+  if (unknown !== undefined) throw new ApiError(`Invalid ${name}: unexpected key '${unknown}'`, 'BAD_REQUEST', 400, { var_name: name });
+  return {
+    userIds: o.user_ids === undefined ? [] : vIntList(o.user_ids, `${name}["user_ids"]`),
+    groupIds: o.group_ids === undefined ? [] : vIntList(o.group_ids, `${name}["group_ids"]`),
+    skipIfAlreadyEdited: o.skip_if_already_edited === undefined ? false : vBool(o.skip_if_already_edited, `${name}["skip_if_already_edited"]`),
+  };
+}
+
+/** Parameters about the account itself, which target_users cannot apply to others. */
+const ACCOUNT_PARAMS = ['full_name', 'email', 'old_password', 'new_password'];
+
+const updateSettings = authed(async (req) => {
+  const p = req.params;
+  const { app, realm, user } = req;
+  // Everything is parsed and checked before anything changes: one bad value changes nothing.
+  const target = p.json('target_users', targetUsers) ?? null;
+  const changes = readSettingParams(p);
+  const fullName = p.str('full_name');
+  const email = p.str('email');
+  const oldPassword = p.str('old_password');
+  const newPassword = p.str('new_password');
+
+  if (target) {
+    if (!isAdminRole(user.role)) throw adminRequired();
+    const account = ACCOUNT_PARAMS.find((n) => p.has(n));
+    if (account) throw badRequest(`'${account}' cannot be changed for other users`);
+    await doUpdateSettings(app, realm, user, changes, target);
+    return {};
+  }
+
+  if (fullName !== undefined) checkFullName(fullName);
+  if (email !== undefined) {
+    const e = checkEmail(email);
+    if (realmSettings(realm).email_changes_disabled === true && !isAdminRole(user.role)) throw badRequest('Email address changes are disabled in this organization.');
+    if (e.toLowerCase() !== user.delivery_email.toLowerCase() && (await userByEmail(app.store.db, realm.id, e))) throw badRequest(`Email '${e}' already in use`);
+  }
+  // The password goes first: a wrong old password must leave every other setting unchanged.
+  if (newPassword !== undefined) {
+    if (oldPassword === undefined) throw missing('old_password');
+    await doChangePassword(app, realm, user, oldPassword, newPassword);
+  }
+  if (email !== undefined) await doStartEmailChange(app, realm, user, email);
+  if (fullName !== undefined) await doChangeFullName(app, realm, user, fullName);
+  await doUpdateSettings(app, realm, user, changes, null);
+  return {};
+});
+
+/**
+ * The link mailed to the new address. GET, because it is followed from an email; POST too, for
+ * clients that confirm in the background. The key is the credential: no login is needed.
+ */
+const confirmEmail = noAuth(async (req) => {
+  const key = req.params.reqStr('key');
+  const email = await doConfirmEmailChange(req.app, req.realm, key.trim());
+  return { email };
+});
+
+export const routes: RouteList = [
+  ['settings', { PATCH: updateSettings }],
+  ['settings/display', { PATCH: updateSettings }],
+  ['settings/notifications', { PATCH: updateSettings }],
+  ['settings/email/confirm', { GET: confirmEmail, POST: confirmEmail }],
+];
