@@ -111,7 +111,11 @@ export class Store {
     if (this.dialect === 'postgres') return this.writePostgres(fn);
     return new Promise((resolve, reject) => {
       this.pending.push({ fn, resolve: resolve as PendingWrite['resolve'], reject });
-      if (!this.flushing) void this.flush();
+      if (!this.flushing) {
+        this.flushing = true;
+        // Wait for the I/O phase to end: requests that arrived together then commit together.
+        setImmediate(() => void this.flush());
+      }
     });
   }
 

@@ -56,7 +56,24 @@ md.core.ruler.push('inline_previews', inlinePreviews);
 
 type Env = MentionEnv & { hasLink?: boolean; hasImage?: boolean };
 
+/**
+ * One line of letters, digits, spaces and a little punctuation holds no Markdown, link, emoji,
+ * emoticon or mention: it renders as one escaped-free paragraph. Most chat lines are like this, so
+ * they skip the parser and the sanitizer (a test checks the two paths agree).
+ */
+const PLAIN_LINE = /^[A-Za-z0-9,!?'](?:[A-Za-z0-9 ,!?']*[A-Za-z0-9,!?'])?$/;
+
 export function renderMessage(content: string, ctx: RenderContext): RenderResult {
+  if (PLAIN_LINE.test(content)) return plainResult(`<p>${content}</p>`);
+  return renderFull(content, ctx);
+}
+
+function plainResult(html: string): RenderResult {
+  return { html, mentionedUserIds: [], mentionedGroupIds: [], streamWildcardMentioned: false, topicWildcardMentioned: false, isMeMessage: false, hasLink: false, hasImage: false };
+}
+
+/** The whole pipeline: parse with our rules, render, sanitize. */
+export function renderFull(content: string, ctx: RenderContext): RenderResult {
   const env: Env = { ctx, mentionedUserIds: new Set(), mentionedGroupIds: new Set(), streamWildcard: false, topicWildcard: false };
   const html = sanitize(md.render(content, env as unknown as Record<string, unknown>)).replace(/\n+$/, '');
   return {

@@ -1,0 +1,19 @@
+// The plain-line fast path of the renderer gives exactly what the full pipeline gives.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderFull, renderMessage, renderContextFrom } from '../src/lib/markdown/index.js';
+
+const ctx = renderContextFrom([]);
+const ALPHABET = "abcXYZ019 ,!?'";
+
+test('plain lines render the same through the fast path and the full pipeline', () => {
+  const samples = ['ok', 'thanks!', "it's fine, really", 'lunch at 12?', 'A', '1', '2 3', "don't  stop", 'x!?'];
+  // Random lines from the fast path's alphabet (deterministic generator).
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let i = 0; i < 2000; i++) {
+    const len = 1 + Math.floor(rand() * 20);
+    samples.push(Array.from({ length: len }, () => ALPHABET[Math.floor(rand() * ALPHABET.length)]).join(''));
+  }
+  for (const s of samples) assert.deepEqual(renderMessage(s, ctx), renderFull(s, ctx), JSON.stringify(s));
+});
