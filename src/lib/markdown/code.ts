@@ -1,5 +1,10 @@
 // Code blocks: language names as the original reports them, highlight.js tokens mapped to the Pygments classes clients style.
-import hljs from 'highlight.js';
+import { createRequire } from 'node:module';
+
+// highlight.js with all its languages is large and most messages have no code: load it on first use.
+const require = createRequire(import.meta.url);
+let hljsModule: typeof import('highlight.js').default | null = null;
+const hljs = () => (hljsModule ??= require('highlight.js') as typeof import('highlight.js').default);
 
 /** Language alias → [highlight.js language, display name the original puts in data-code-language]. */
 const LANGUAGES: Record<string, [string, string]> = {};
@@ -82,7 +87,7 @@ export function codeLanguage(raw: string): CodeLanguage {
   const key = raw.toLowerCase();
   const known = LANGUAGES[key];
   if (known) return { hl: known[0], name: known[1] };
-  const hl = hljs.getLanguage(key);
+  const hl = hljs().getLanguage(key);
   return hl ? { hl: key, name: hl.name ?? raw } : { hl: null, name: raw };
 }
 
@@ -169,9 +174,9 @@ function pieces(html: string, hl: string): Piece[] {
 
 /** The inner HTML of <code>: Pygments-classed spans, adjacent pieces of one class merged. */
 export function highlight(code: string, hl: string | null): string {
-  if (!hl || !hljs.getLanguage(hl)) return escapeHtml(code);
+  if (!hl || !hljs().getLanguage(hl)) return escapeHtml(code);
   const merged: Piece[] = [];
-  for (const [cls, text] of pieces(hljs.highlight(code, { language: hl, ignoreIllegals: true }).value, hl)) {
+  for (const [cls, text] of pieces(hljs().highlight(code, { language: hl, ignoreIllegals: true }).value, hl)) {
     const last = merged[merged.length - 1];
     if (last && last[0] === cls) last[1] += text;
     else merged.push([cls, text]);

@@ -1,12 +1,17 @@
 // TeX math through KaTeX: inline $$…$$ (one line, not money like $5 or $$$) and the renderer used by math fences.
-import katex from 'katex';
+import { createRequire } from 'node:module';
 import type { MarkdownIt, StateInline, Token } from 'markdown-it';
 import { escapeHtml } from './code.js';
+
+// KaTeX is large and most messages have no math: load it (synchronously, rendering is sync) on first use.
+const require = createRequire(import.meta.url);
+let katexModule: typeof import('katex').default | null = null;
+const katex = () => (katexModule ??= require('katex') as typeof import('katex').default);
 
 /** KaTeX's HTML for the TeX, or null when it does not parse. Untrusted commands (\href, \url…) stay disabled. */
 export function renderTex(tex: string, display: boolean): string | null {
   try {
-    return katex.renderToString(tex, { displayMode: display, throwOnError: true, output: 'htmlAndMathml', trust: false, strict: 'ignore', maxSize: 100, maxExpand: 1000 });
+    return katex().renderToString(tex, { displayMode: display, throwOnError: true, output: 'htmlAndMathml', trust: false, strict: 'ignore', maxSize: 100, maxExpand: 1000 });
   } catch {
     return null;
   }
