@@ -26,6 +26,10 @@ export interface Config {
   smtpUrl: string;
   /** The From address of mail the server sends. */
   mailFrom: string;
+  /** Milliseconds one delete_topic request keeps deleting batches before answering complete: false. */
+  deleteTopicBudgetMs: number;
+  /** Messages deleted per transaction by delete_topic. */
+  deleteTopicBatchSize: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -59,5 +63,7 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     logRequests: (env.PARLEY_LOG_REQUESTS ?? '0') === '1',
     smtpUrl: env.PARLEY_SMTP_URL ?? '',
     mailFrom: env.PARLEY_MAIL_FROM ?? `Parley <noreply@${new URL(externalUrl).hostname}>`,
+    deleteTopicBudgetMs: intFrom(env.PARLEY_DELETE_TOPIC_BUDGET_MS, 10_000, 'PARLEY_DELETE_TOPIC_BUDGET_MS'),
+    deleteTopicBatchSize: Math.max(1, intFrom(env.PARLEY_DELETE_TOPIC_BATCH_SIZE, 1000, 'PARLEY_DELETE_TOPIC_BATCH_SIZE')),
   };
 }

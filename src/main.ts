@@ -13,6 +13,7 @@ import { createOutbox } from './lib/mail/outbox.js';
 import { createRequestHandler } from './http/server.js';
 import { buildRouter } from './http/routes.js';
 import { startLoopMonitor } from './workers/loop-monitor.js';
+import { startReminderWorker } from './workers/reminders.js';
 
 export interface RunningServer {
   app: AppContext;
@@ -48,6 +49,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
     server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  const reminders = startReminderWorker(app, log);
   let closed = false;
   return {
     app,
@@ -56,6 +58,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
     async close() {
       if (closed) return;
       closed = true;
+      await reminders.stop();
       app.queues.stop();
       app.queues.save(queueFile(config));
       server.closeAllConnections();

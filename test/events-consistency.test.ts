@@ -8,6 +8,7 @@ import { checkConsistency, coveredEventTypes, DEFAULT_REGISTER } from './helpers
 import { applyEvents } from '../src/events/apply.js';
 import { EVENT_TYPES } from '../src/events/types.js';
 import { changeEmail, RenamableClient } from './helpers/settings.js';
+import { uploadEmoji } from './helpers/emoji.js';
 
 let s: TestServer;
 let kim: Client;
@@ -36,7 +37,7 @@ test('heartbeat: changes nothing in the state', async () => {
   const state = structuredClone(before);
   applyEvents(state, r.events, { userId: s.owner.userId });
   const fresh = await s.owner.ok('POST', 'register', DEFAULT_REGISTER);
-  for (const k of ['queue_id', 'last_event_id']) {
+  for (const k of ['queue_id', 'last_event_id', 'server_timestamp', 'presence_last_update_id']) {
     delete state[k];
     delete fresh[k];
   }
@@ -177,6 +178,109 @@ test('typing and typing_edit_message: nothing in the state changes', async () =>
   );
   const id = await send(ty, { type: 'stream', to: 'cons-typing', topic: 'edit me', content: 'v1' });
   await checkConsistency(ru, () => ty.ok('POST', `messages/${id}/typing`, { op: 'start' }), { expect: ['typing_edit_message'] });
+});
+
+test('drafts: add, update, remove, and turning synchronization off', async () => {
+  const dee = await s.user('Dee Drafts');
+  const room = await newChannel(s, 'cons-drafts', { subscribers: [dee] });
+  const draft = { type: 'stream', to: [room.id], topic: 'draft', content: 'first', timestamp: 1700000000 };
+  let ids: number[] = [];
+  await checkConsistency(dee, async () => (ids = (await dee.ok('POST', 'drafts', { drafts: [draft, { type: 'private', to: [kim.userId], topic: '', content: 'dm' }] })).ids), { expect: ['drafts'] });
+  await checkConsistency(dee, () => dee.ok('PATCH', `drafts/${ids[0]}`, { draft: { ...draft, content: 'second', timestamp: 1800000000 } }), { expect: ['drafts'] });
+  await checkConsistency(dee, () => dee.ok('DELETE', `drafts/${ids[1]}`), { expect: ['drafts'] });
+  // No drafts event: the user_settings event empties the drafts.
+  await checkConsistency(dee, () => dee.ok('PATCH', 'settings', { enable_drafts_synchronization: false }), { expect: ['user_settings'] });
+});
+
+test('saved_snippets, navigation_view and alert_words: add, update, remove', async () => {
+  const pat = await s.user('Pat Personal');
+  let id = 0;
+  await checkConsistency(pat, async () => (id = (await pat.ok('POST', 'saved_snippets', { title: 'Hi', content: 'Hello' })).saved_snippet_id), { expect: ['saved_snippets'] });
+  await checkConsistency(pat, () => pat.ok('PATCH', `saved_snippets/${id}`, { content: 'Hello again' }), { expect: ['saved_snippets'] });
+  await checkConsistency(pat, () => pat.ok('DELETE', `saved_snippets/${id}`), { expect: ['saved_snippets'] });
+  await checkConsistency(
+    pat,
+    async () => {
+      await pat.ok('POST', 'navigation_views', { fragment: 'inbox', is_pinned: false });
+      await pat.ok('POST', 'navigation_views', { fragment: 'narrow/is/alerted', is_pinned: true, name: 'Alerts' });
+    },
+    { expect: ['navigation_view'] },
+  );
+  await checkConsistency(pat, () => pat.ok('PATCH', 'navigation_views/narrow/is/alerted', { is_pinned: false, name: 'Watched' }), { expect: ['navigation_view'] });
+  await checkConsistency(pat, () => pat.ok('DELETE', 'navigation_views/inbox'), { expect: ['navigation_view'] });
+  await checkConsistency(pat, () => pat.ok('POST', 'users/me/alert_words', { alert_words: ['ping', 'Pong'] }), { expect: ['alert_words'] });
+  await checkConsistency(pat, () => pat.ok('DELETE', 'users/me/alert_words', { alert_words: ['PING'] }), { expect: ['alert_words'] });
+  // has_alert_word on a new message is a flag of the message event.
+  const events = await checkConsistency(pat, () => send(kim, { type: 'direct', to: [pat.userId], content: 'pong!' }), { expect: ['message'] });
+  assert.ok(events.find((e) => e.type === 'message').flags.includes('has_alert_word'));
+});
+
+test('recent_private_conversations: newest first, other participants ascending, [] for oneself', async () => {
+  const rae = await s.user('Rae Recent');
+  await send(kim, { type: 'direct', to: [rae.userId], content: 'older' });
+  await checkConsistency(
+    rae,
+    async () => {
+      await send(rae, { type: 'direct', to: [rae.userId], content: 'note to self' });
+      await send(max, { type: 'direct', to: [rae.userId, lee.userId], content: 'group' });
+      await send(rae, { type: 'direct', to: [kim.userId], content: 'newer' });
+    },
+    { register: { fetch_event_types: ['recent_private_conversations', 'message'], event_types: ['message'] }, expect: ['message'] },
+  );
+  const r = await rae.ok('POST', 'register', { fetch_event_types: ['recent_private_conversations'] });
+  assert.deepEqual(
+    r.recent_private_conversations.map((c: any) => c.user_ids),
+    [[kim.userId], [lee.userId, max.userId].sort((a, b) => a - b), []],
+  );
+  const ids = r.recent_private_conversations.map((c: any) => c.max_message_id);
+  assert.deepEqual(ids, [...ids].sort((a: number, b: number) => b - a));
+});
+
+test('reminders add and remove; delivery removes it and sends the bot message', async () => {
+  const rita = await s.user('Rita Reminder');
+  const id = await send(kim, { type: 'stream', to: 'general', topic: 'remind', content: 'later' });
+  let rid = 0;
+  await checkConsistency(rita, async () => (rid = (await rita.ok('POST', 'reminders', { message_id: id, scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 3600, note: 'n' })).reminder_id), { expect: ['reminders'] });
+  await checkConsistency(rita, () => rita.ok('DELETE', `reminders/${rid}`), { expect: ['reminders'] });
+});
+
+test('presence: coming online, in the modern and the legacy forms', async () => {
+  const pia = await s.user('Pia Present');
+  const modern = { slim_presence: true, client_capabilities: { ...DEFAULT_REGISTER.client_capabilities as object, simplified_presence_events: true } };
+  await checkConsistency(kim, () => pia.ok('POST', 'users/me/presence', { status: 'idle', ping_only: true }), { register: modern, expect: ['presence'] });
+  const quinn = await s.user('Quinn Present');
+  await checkConsistency(kim, () => quinn.ok('POST', 'users/me/presence', { status: 'active' }), { register: LEGACY, expect: ['presence'] });
+  // Idle, then active: becoming active is news too.
+  await checkConsistency(kim, () => pia.ok('POST', 'users/me/presence', { status: 'active' }), { register: modern, expect: ['presence'] });
+});
+
+test('realm_emoji add and deactivation, individual and legacy forms; realm_linkifiers', async () => {
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da6364f8cf00000301010018dd8db40000000049454e44ae426082', 'hex');
+  const upload = (name: string) => uploadEmoji(s.owner, name, png);
+  const individual = { client_capabilities: { ...DEFAULT_REGISTER.client_capabilities as object, individual_emoji_changes: true } };
+  await checkConsistency(lee, () => upload('cons_one'), { register: individual, expect: ['realm_emoji'] });
+  await checkConsistency(lee, () => upload('cons_two'), { expect: ['realm_emoji'] });
+  await checkConsistency(lee, () => s.owner.ok('DELETE', 'realm/emoji/cons_one'), { register: individual, expect: ['realm_emoji'] });
+  await checkConsistency(lee, () => s.owner.ok('DELETE', 'realm/emoji/cons_two'), { expect: ['realm_emoji'] });
+  const templates = { client_capabilities: { ...DEFAULT_REGISTER.client_capabilities as object, linkifier_url_template: true } };
+  let lid = 0;
+  await checkConsistency(lee, async () => (lid = (await s.owner.ok('POST', 'realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/issues/{id}' })).id), { register: templates, expect: ['realm_linkifiers'] });
+  const events = await checkConsistency(lee, () => s.owner.ok('DELETE', `realm/filters/${lid}`));
+  assert.deepEqual(events, [], 'no realm_linkifiers events without linkifier_url_template');
+});
+
+test('user_topic and muted_topics: policies, the legacy list, and the unread total', async () => {
+  const ut = await s.user('Ut Muter');
+  const room = await newChannel(s, 'cons-topics', { subscribers: [ut, kim] });
+  await send(kim, { type: 'stream', to: 'cons-topics', topic: 'noisy', content: 'unread' });
+  await send(kim, { type: 'stream', to: 'cons-topics', topic: '', content: 'unread too' });
+  await checkConsistency(ut, () => ut.ok('POST', 'user_topics', { stream_id: room.id, topic: 'Noisy', visibility_policy: 1 }), { expect: ['user_topic'] });
+  await checkConsistency(ut, () => ut.ok('POST', 'user_topics', { stream_id: room.id, topic: '', visibility_policy: 1 }), { register: LEGACY, expect: ['user_topic', 'muted_topics'] });
+  await checkConsistency(ut, () => ut.ok('POST', 'user_topics', { stream_id: room.id, topic: 'noisy', visibility_policy: 3 }), { expect: ['user_topic'] });
+  await checkConsistency(ut, () => ut.ok('PATCH', 'users/me/subscriptions/muted_topics', { stream_id: room.id, topic: 'general chat', op: 'remove' }), {
+    register: LEGACY,
+    expect: ['muted_topics'],
+  });
 });
 
 test('every event type has an events-consistency case', () => {

@@ -108,3 +108,55 @@ test('a second user’s queue gets peer_remove', async () => {
   const pr = events.find((e) => e.op === 'peer_remove');
   assert.deepEqual(pr.user_ids, [alice.userId]);
 });
+
+test('guests and non-subscribers: leaving oneself works, removing others does not', async () => {
+  const gia = await s.user('Gia Guest Rm', 600);
+  const hal = await s.user('Hal Member Rm');
+  await s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'guest-room' }], principals: [gia.userId, hal.userId] });
+  const g = await gia.delete('users/me/subscriptions', { subscriptions: ['guest-room'], principals: [hal.userId] });
+  assert.equal(g.status, 400);
+  assert.equal(g.body.msg, 'Insufficient permission');
+  assert.deepEqual((await gia.ok('DELETE', 'users/me/subscriptions', { subscriptions: ['guest-room'] }, { as: 'query' })).removed, ['guest-room']);
+  // Once out, a guest cannot see the public channel at all.
+  assert.equal((await gia.delete('users/me/subscriptions', { subscriptions: ['guest-room'] })).body.code, 'STREAM_DOES_NOT_EXIST');
+  // A member who was never subscribed gets not_removed.
+  const ivy = await s.user('Ivy Never Rm');
+  const r = await ivy.ok('DELETE', 'users/me/subscriptions', { subscriptions: ['guest-room'] }, { as: 'multipart' });
+  assert.deepEqual([r.removed, r.not_removed], [[], ['guest-room']]);
+});
+
+test('can_remove_subscribers_group needs access to the channel; principals of another organization do not exist', async () => {
+  const jo = await s.user('Jo Group Rm');
+  const kay = await s.user('Kay Target Rm');
+  await s.owner.ok('POST', 'users/me/subscriptions', {
+    subscriptions: [{ name: 'locked-rm' }],
+    principals: [kay.userId],
+    invite_only: true,
+    can_remove_subscribers_group: { direct_members: [jo.userId], direct_subgroups: [] },
+  });
+  const r = await jo.delete('users/me/subscriptions', { subscriptions: ['locked-rm'], principals: [kay.userId] });
+  assert.equal(r.body.code, 'STREAM_DOES_NOT_EXIST');
+  await s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'locked-rm' }], principals: [jo.userId] });
+  assert.deepEqual((await jo.ok('DELETE', 'users/me/subscriptions', { subscriptions: ['locked-rm'], principals: [kay.email] })).removed, ['locked-rm']);
+  const other = await s.realm2('rmorg2');
+  const x = await s.owner.delete('users/me/subscriptions', { subscriptions: ['lounge'], principals: [other.owner.userId] });
+  assert.equal(x.status, 400);
+  assert.equal(x.body.code, 'BAD_REQUEST');
+});
+
+test('events go to exactly the right users: remove to the removed, peer_remove to those who see subscribers', async () => {
+  const lia = await s.user('Lia Leaving Rm');
+  const mae = await s.user('Mae Staying Rm');
+  const nia = await s.user('Nia Outsider Rm');
+  const gus = await s.user('Gus Guest Outsider Rm', 600);
+  await s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'exact-rm' }], principals: [lia.userId, mae.userId], invite_only: true });
+  const queues = new Map<Client, string>();
+  for (const c of [lia, mae, nia, gus, s.owner]) queues.set(c, (await c.ok('POST', 'register', { event_types: ['subscription', 'stream'] })).queue_id);
+  await s.owner.ok('DELETE', 'users/me/subscriptions', { subscriptions: ['exact-rm'], principals: [lia.userId] });
+  const got = async (c: Client) => (await drainEvents(c, queues.get(c)!)).filter((e) => e.type !== 'heartbeat').map((e) => `${e.type}:${e.op}`);
+  assert.deepEqual(await got(lia), ['subscription:remove', 'stream:delete']);
+  assert.deepEqual(await got(mae), ['subscription:peer_remove']);
+  assert.deepEqual(await got(s.owner), ['subscription:peer_remove']);
+  assert.deepEqual(await got(nia), []);
+  assert.deepEqual(await got(gus), []);
+});

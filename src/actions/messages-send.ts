@@ -1,8 +1,8 @@
 // Sending a message: checks, Markdown rendering (before the transaction), the message row, every
 // recipient's user_messages row in one INSERT … SELECT, search indexing, and the message events.
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
-import type { Realm, Stream, User } from '../store/schema.js';
+import type { DB, Realm, Stream, User } from '../store/schema.js';
 import type { Outgoing } from '../events/publish.js';
 import { publishCommitted } from '../events/publish.js';
 import { FLAG_BITS } from '../models/flags.js';
@@ -14,7 +14,8 @@ import { getOrCreateDmRecipient, resolveDmParticipants } from '../lib/messages/r
 import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
 import { messageDict, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/messages/dicts.js';
 import { indexNewMessage } from '../lib/messages/search.js';
-import { applyMentionBits, flagNameMap, mentionBitsFor, wildcardTopicParticipants } from '../lib/messages/flags-sql.js';
+import { applyMentionBits, flagNameMap, mentionBitsFor, orFlags, wildcardTopicParticipants } from '../lib/messages/flags-sql.js';
+import { alertedUserIds, realmAlertWords } from '../lib/personal/alert-words.js';
 import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { streamPeerAudience } from '../lib/stream-access.js';
@@ -34,6 +35,8 @@ export interface SendInput {
   clientName: string;
   queueId?: string;
   localId?: string;
+  /** Runs first inside the sending transaction (an aborting throw sends nothing); its events go out with the message's. */
+  beforeInsert?: (tx: Transaction<DB>) => Promise<Outgoing[]>;
 }
 
 export async function doSendMessage(app: AppContext, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
@@ -41,8 +44,11 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
   const rendered = renderMessage(content, await loadRenderContext(app.store.db, realm.id, content));
   const now = app.clock.now();
   const dialect = app.store.dialect;
+  // From memory after the realm's first send (reloaded when someone's words change): no query per send.
+  const alertWords = await realmAlertWords(app, realm.id);
 
   const { result, stamp } = await app.store.write(async (tx) => {
+    const extra = input.beforeInsert ? await input.beforeInsert(tx) : [];
     let stream: Stream | null = null;
     let recipientId: number;
     let topic = '';
@@ -134,9 +140,13 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
         for (const [userId, b] of bits) bits.set(userId, b | all | (mentionBits.get(userId) ?? 0));
         await applyMentionBits(tx, id, mentionBits);
       }
+      const alerted = alertedUserIds(alertWords, bits.keys(), sender.id, content);
+      for (const userId of alerted) bits.set(userId, bits.get(userId)! | FLAG_BITS.has_alert_word);
+      await orFlags(tx, [id], alerted, FLAG_BITS.has_alert_word);
     } else {
       const all = mentionBits.get(-1) ?? 0;
       for (const u of participants) bits.set(u.id, FLAG_BITS.is_private | (u.id === sender.id ? readBit : 0) | all | (mentionBits.get(u.id) ?? 0));
+      for (const userId of alertedUserIds(alertWords, bits.keys(), sender.id, content)) bits.set(userId, bits.get(userId)! | FLAG_BITS.has_alert_word);
       await tx
         .insertInto('user_messages')
         .values([...bits].map(([userId, flags]) => ({ user_id: userId, message_id: id, flags })))
@@ -158,6 +168,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
       ...(stream && !stream.invite_only ? { publicStreamId: stream.id } : {}),
       ...(input.queueId !== undefined && input.localId !== undefined ? { senderQueueId: input.queueId, localId: input.localId } : {}),
     });
+    outgoing.push(...extra);
     return { id, outgoing };
   });
   publishCommitted(app, realm.id, stamp, result.outgoing);

@@ -123,7 +123,9 @@ export function deliveryEmailVisibilityEvents(before: User, after: User, viewers
 
 /**
  * Turning enable_drafts_synchronization off deletes the user's drafts stored on the server (their
- * clients keep local copies; no drafts events are sent). Drafts are not stored yet: the drafts
- * issue (issue 5) fills this in when it adds the drafts table.
+ * clients keep local copies; no drafts events are sent: the user_settings event tells clients).
+ * Runs under the user row lock lockUsers took, which draft writes also take (actions/drafts.ts).
  */
-export async function deleteServerDrafts(_tx: Tx, _userId: number): Promise<void> {}
+export async function deleteServerDrafts(tx: Tx, userId: number): Promise<void> {
+  await tx.deleteFrom('drafts').where('user_id', '=', userId).execute();
+}

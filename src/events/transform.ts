@@ -41,13 +41,16 @@ export function eventsJson(events: QueuedEvent[]): string {
   return out + ']';
 }
 
-const TOPIC_FIELDS = ['subject', 'orig_subject', 'topic', 'prev_topic'];
+const TOPIC_FIELDS = ['subject', 'orig_subject', 'topic', 'prev_topic', 'topic_name'];
 
 export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCache): EventBody[] {
   const ev = notice.event;
   const caps = q.opts.capabilities;
   const allowEmptyTopic = caps.empty_topic_name === true;
   const emptyName = (ev.__empty_topic_name as string | undefined) ?? 'general chat';
+  if (notice.withoutCapability && caps[notice.withoutCapability.capability] !== true) {
+    return notice.withoutCapability.events.map((e) => stripInternal(e, allowEmptyTopic, emptyName));
+  }
   switch (ev.type) {
     case 'message': {
       const key = `${q.opts.applyMarkdown ? 1 : 0}${q.opts.clientGravatar ? 1 : 0}${allowEmptyTopic ? 1 : 0}`;
@@ -78,6 +81,12 @@ export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCac
       const defaults = ev.__notification_defaults as Record<string, boolean> | undefined;
       if (!defaults || caps.notification_settings_null === true || !Array.isArray(base.subscriptions)) return [base];
       return [{ ...base, subscriptions: fillNotificationDefaults(base.subscriptions as Record<string, unknown>[], defaults) }];
+    }
+    case 'muted_topics': {
+      // Nested [channel, topic, time] entries: the empty topic shows as its display name for older clients.
+      const base = stripInternal(ev, allowEmptyTopic, emptyName);
+      if (allowEmptyTopic || !Array.isArray(base.muted_topics)) return [base];
+      return [{ ...base, muted_topics: (base.muted_topics as unknown[][]).map(([name, topic, ts]) => [name, topic === '' ? emptyName : topic, ts]) }];
     }
     case 'update_message_flags': {
       const base = stripInternal(ev, allowEmptyTopic, emptyName);

@@ -19,6 +19,8 @@ export interface Notice {
   localId?: string;
   /** Only queues whose client declared this capability get the event (channel typing notifications). */
   requiresCapability?: string;
+  /** Queues whose client lacks `capability` get `events` instead of `event` (legacy forms; none when empty). */
+  withoutCapability?: { capability: string; events: EventBody[] };
 }
 
 /** Every event type Parley emits; the events-consistency suite must cover each one. */
@@ -37,5 +39,15 @@ export const EVENT_TYPES = [
   'user_settings',
   'typing',
   'typing_edit_message',
+  'user_topic',
+  'muted_topics',
+  'drafts',
+  'saved_snippets',
+  'navigation_view',
+  'alert_words',
+  'reminders',
+  'presence',
+  'realm_emoji',
+  'realm_linkifiers',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -10,7 +10,8 @@ export interface RouteSpec {
 }
 
 interface Compiled {
-  segments: { literal?: string; param?: string; int?: boolean }[];
+  /** `rest`: the last parameter takes every remaining segment, slashes included ({name:path}). */
+  segments: { literal?: string; param?: string; int?: boolean; rest?: boolean }[];
   methods: RouteSpec;
 }
 
@@ -34,8 +35,8 @@ export class Router {
   /** Pattern like "messages/{message_id:int}/reactions"; earlier routes win on ambiguity. */
   add(pattern: string, methods: RouteSpec): this {
     const segments = pattern.split('/').map((s) => {
-      const m = /^\{(\w+)(:int)?\}$/.exec(s);
-      return m ? { param: m[1], int: m[2] === ':int' } : { literal: s };
+      const m = /^\{(\w+)(:int|:path)?\}$/.exec(s);
+      return m ? { param: m[1], int: m[2] === ':int', rest: m[2] === ':path' } : { literal: s };
     });
     this.routes.push({ segments, methods });
     this.byFirst = null;
@@ -61,18 +62,20 @@ export class Router {
     const candidates = (this.byFirst ?? this.index()).get(parts[0]) ?? this.anyFirst;
     let allowed: string[] | null = null;
     for (const r of candidates) {
-      if (r.segments.length !== parts.length) continue;
+      const rest = r.segments[r.segments.length - 1].rest === true;
+      if (rest ? parts.length < r.segments.length : r.segments.length !== parts.length) continue;
       let pathParams = NO_PARAMS;
       let ok = true;
-      for (let i = 0; i < parts.length && ok; i++) {
+      for (let i = 0; i < r.segments.length && ok; i++) {
         const seg = r.segments[i];
-        if (seg.literal !== undefined) ok = seg.literal === parts[i];
-        else if (seg.int) ok = DIGITS.test(parts[i]);
-        else ok = parts[i].length > 0;
+        const part = seg.rest ? parts.slice(i).join('/') : parts[i];
+        if (seg.literal !== undefined) ok = seg.literal === part;
+        else if (seg.int) ok = DIGITS.test(part);
+        else ok = part.length > 0;
         if (ok && seg.param) {
           try {
             if (pathParams === NO_PARAMS) pathParams = {};
-            pathParams[seg.param] = decodeURIComponent(parts[i]);
+            pathParams[seg.param] = decodeURIComponent(part);
           } catch {
             ok = false;
           }

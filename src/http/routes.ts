@@ -9,12 +9,22 @@ import { routes as flagRoutes } from '../views/message-flags.js';
 import { routes as reactionRoutes } from '../views/reactions.js';
 import { routes as settingsRoutes } from '../views/settings.js';
 import { routes as typingRoutes } from '../views/typing.js';
+import { routes as topicRoutes } from '../views/topics.js';
+
+import { routes as reminderRoutes } from '../views/reminders.js';
+import { routes as presenceRoutes } from '../views/presence.js';
+import { routes as realmEmojiRoutes } from '../views/realm-emoji.js';
+import { routes as linkifierRoutes } from '../views/linkifiers.js';
+import { routes as draftRoutes } from '../views/drafts.js';
+import { routes as snippetRoutes } from '../views/saved-snippets.js';
+import { routes as navigationViewRoutes } from '../views/navigation-views.js';
+import { routes as alertWordRoutes } from '../views/alert-words.js';
 
 export type RouteList = [pattern: string, methods: RouteSpec][];
 
 export function buildRouter(): Router {
   const router = new Router();
-  for (const list of [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes]) {
+  for (const list of [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes]) {
     for (const [pattern, methods] of list) router.add(pattern, methods);
   }
   return router;

@@ -52,3 +52,13 @@ test('the router indexed by first segment keeps table order, 404 and 405', () =>
   assert.equal(r.match('DELETE', 'users/x').kind, 'found');
   assert.equal(r.match('DELETE', 'other/x').kind, 'found');
 });
+
+test('a {name:path} parameter takes the remaining segments, slashes (plain or encoded) included', () => {
+  const h = Object.assign(async () => ({}), { auth: 'user' as const });
+  const r = new Router().add('views/{fragment:path}', { PATCH: h });
+  const plain = r.match('PATCH', 'views/narrow/is/alerted');
+  assert.deepEqual(plain.kind === 'found' && plain.pathParams, { fragment: 'narrow/is/alerted' });
+  const encoded = r.match('PATCH', 'views/narrow%2Fis%2Fstarred');
+  assert.deepEqual(encoded.kind === 'found' && encoded.pathParams, { fragment: 'narrow/is/starred' });
+  assert.equal(r.match('PATCH', 'views').kind, 'none');
+});

@@ -4,6 +4,9 @@ import type { Dialect } from './dialect.js';
 import * as m001 from './migrations/001-core.js';
 import * as m002 from './migrations/002-user-messages.js';
 import * as m003 from './migrations/003-settings.js';
+import * as m004 from './migrations/004-topics.js';
+import * as m005 from './migrations/005-drafts.js';
+import * as m006 from './migrations/006-reminders.js';
 
 interface Migration {
   name: string;
@@ -14,6 +17,9 @@ const MIGRATIONS: Migration[] = [
   { name: '001-core', up: m001.up },
   { name: '002-user-messages', up: m002.up },
   { name: '003-settings', up: m003.up },
+  { name: '004-topics', up: m004.up },
+  { name: '005-drafts', up: m005.up },
+  { name: '006-reminders', up: m006.up },
 ];
 
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

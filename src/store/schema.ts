@@ -183,7 +183,133 @@ export interface EmailChangeTable {
   /** Set when the key was used; a used key is refused. */
   used_at: number | null;
 }
+/** A scheduled reminder, until the transaction that sends it deletes it (migration 006). */
+export interface ReminderTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  /** The referenced message; kept as a plain ID, the message may be deleted later. */
+  message_id: number;
+  note: string;
+  /** The notification bot's message text, fixed at creation. */
+  content: string;
+  rendered_content: string;
+  scheduled_at: number;
+  created_at: number;
+  /** 1 when delivery failed for good (the caller can no longer receive it). */
+  failed: Generated<number>;
+  /** A worker is delivering it until this time; another may retry after. */
+  claimed_until: number | null;
+}
+
+/** Bots the server itself runs in an organization, by kind ("notification"), created on first use. */
+export interface RealmSystemBotTable {
+  realm_id: number;
+  kind: string;
+  user_id: number;
+}
+
+/** The latest presence of a user (all clients merged). */
+export interface UserPresenceTable {
+  user_id: number;
+  realm_id: number;
+  /** Last report of any kind ("idle_timestamp"). */
+  last_connected_time: number;
+  /** Last "active" report ("active_timestamp"), null when never active. */
+  last_active_time: number | null;
+  /** The organization's presence sequence value at this row's last change. */
+  last_update_id: number;
+}
+
+export interface PresenceSequenceTable {
+  realm_id: number;
+  last_update_id: number;
+}
+
+export interface RealmEmojiTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  /** The image's file name under <data dir>/emoji/<realm id>/. */
+  file_name: string;
+  is_animated: Generated<number>;
+  author_id: number | null;
+  deactivated: Generated<number>;
+}
+
+export interface RealmLinkifierTable {
+  id: Generated<number>;
+  realm_id: number;
+  pattern: string;
+  url_template: string;
+  example_input: string | null;
+  reverse_template: string | null;
+  /** JSON array of strings. */
+  alternative_url_templates: string;
+  sort_order: number;
+}
+/** A user's visibility policy for one topic (1 muted, 2 unmuted, 3 followed); "none" (0) has no row. */
+export interface UserTopicTable {
+  user_id: number;
+  stream_id: number;
+  /** The spelling the user last set it with. */
+  topic: string;
+  /** Lower-cased topic: topics match case-insensitively. */
+  topic_key: string;
+  visibility_policy: number;
+  last_updated: number;
+}
+
+/** A message draft kept on the server for syncing between a user's clients (migration 005). */
+export interface DraftTable {
+  id: Generated<number>;
+  user_id: number;
+  /** '' (unaddressed), 'stream' or 'private'. */
+  type: string;
+  /** JSON array of IDs: one channel, or the direct message's users. */
+  to_ids: string;
+  topic: string;
+  content: string;
+  last_edit_time: number;
+}
+
+export interface SavedSnippetTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  content: string;
+  date_created: number;
+}
+
+/** A user's configuration of a built-in (name null) or custom navigation view. */
+export interface NavigationViewTable {
+  id: Generated<number>;
+  user_id: number;
+  fragment: string;
+  is_pinned: number;
+  name: string | null;
+}
+
+export interface AlertWordTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  word: string;
+  /** The word lower-cased: unique per user. */
+  word_key: string;
+}
 export interface DB {
+  drafts: DraftTable;
+  saved_snippets: SavedSnippetTable;
+  navigation_views: NavigationViewTable;
+  alert_words: AlertWordTable;
+  user_topics: UserTopicTable;
+  reminders: ReminderTable;
+  realm_system_bots: RealmSystemBotTable;
+  user_presence: UserPresenceTable;
+  presence_sequences: PresenceSequenceTable;
+  realm_emoji: RealmEmojiTable;
+  realm_linkifiers: RealmLinkifierTable;
   email_changes: EmailChangeTable;
   default_streams: DefaultStreamTable;
   realms: RealmTable;

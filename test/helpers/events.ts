@@ -24,7 +24,8 @@ export const DEFAULT_REGISTER: Record<string, ParamValue> = {
   client_capabilities: MODERN_CAPABILITIES,
 };
 
-const VOLATILE = ['queue_id', 'last_event_id'];
+// Presence polling bookkeeping: the read time and the latest update ID, which no event carries.
+const VOLATILE = ['queue_id', 'last_event_id', 'server_timestamp', 'presence_last_update_id'];
 
 function normalize(state: Record<string, any>): Record<string, any> {
   const copy = structuredClone(state);

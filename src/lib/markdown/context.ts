@@ -1,6 +1,7 @@
 // What the renderer needs from the organization (users, groups, channels, settings), loaded with a few bounded queries.
 import type { Tx } from '../../store/store.js';
 import { compileLinkifiers, type CompiledLinkifier, type Linkifier } from './linkifiers.js';
+import { emojiUrl } from '../realm-emoji.js';
 
 export interface RenderUser {
   id: number;
@@ -17,7 +18,7 @@ export interface RenderStream {
   name: string;
 }
 
-/** A custom emoji of the organization (no table stores them yet). */
+/** A custom emoji of the organization (table realm_emoji). */
 export interface RealmEmoji {
   id: string;
   name: string;
@@ -99,13 +100,14 @@ export interface RenderOptions {
 const USER_MENTION = /@_?\*\*([^*\n]+)\*\*/g;
 const GROUP_MENTION = /@_?\*([^*\n]+)\*/g;
 const CHANNEL_LINK = /#\*\*([^*\n]+)\*\*/g;
+const EMOJI_NAME = /:([\w+-]+):/g;
 
 function captures(re: RegExp, content: string): string[] {
   return [...content.matchAll(re)].map((m) => m[1]);
 }
 
 /**
- * At most three queries, each bounded by the names the content can reference: users named in
+ * A few queries, each bounded by what the content can reference: users named in
  * mentions (by lower-cased name or by |id), named groups, channels. Content without the syntax
  * issues none.
  */
@@ -150,6 +152,15 @@ export async function loadRenderContext(tx: Tx, realmId: number, content: string
         .execute();
       init.groups = rows.map((r) => ({ id: r.id, name: r.name! }));
     }
+  }
+  // Custom emoji: only names the content writes as :name:; linkifiers: the organization's list, in order.
+  const emojiNames = [...new Set(captures(EMOJI_NAME, content))];
+  if (emojiNames.length) {
+    const rows = await tx.selectFrom('realm_emoji').select(['id', 'name', 'realm_id', 'file_name']).where('realm_id', '=', realmId).where('deactivated', '=', 0).where('name', 'in', emojiNames).execute();
+    init.realmEmoji = rows.map((r) => ({ id: String(r.id), name: r.name, url: emojiUrl(r) }));
+  }
+  if (!opts.linkifiers) {
+    init.linkifiers = await tx.selectFrom('realm_linkifiers').select(['id', 'pattern', 'url_template']).where('realm_id', '=', realmId).orderBy('sort_order').orderBy('id').execute();
   }
   if (content.includes('#**')) {
     const keys = [...new Set(captures(CHANNEL_LINK, content).map((s) => s.split('>')[0].trim().toLowerCase()))];

@@ -2,8 +2,9 @@
 import type { Realm } from '../../store/schema.js';
 import { finalizeMessage } from '../../presenters/message.js';
 import { flagNames } from '../../models/flags.js';
-import { emptyTopicDisplayName, realmSettings } from '../realm-settings.js';
+import { emptyTopicDisplayName } from '../realm-settings.js';
 import type { MessageWithFlags } from './fetch.js';
+import { editHistoryPolicy, visibleEditHistory } from './history.js';
 
 export interface PresentOptions {
   applyMarkdown: boolean;
@@ -12,10 +13,15 @@ export interface PresentOptions {
 }
 
 export function presentMessages(realm: Realm, items: MessageWithFlags[], opts: PresentOptions): Record<string, unknown>[] {
-  const showEditHistory = realmSettings(realm).message_edit_history_visibility_policy !== 'none';
+  // The organization may hide edit history entirely, or show only moves.
+  const policy = editHistoryPolicy(realm);
   const emptyTopicName = emptyTopicDisplayName(realm);
   return items.map(({ dict, flags }) => ({
-    ...finalizeMessage(dict, { ...opts, emptyTopicDisplayName: emptyTopicName, showEditHistory }),
+    ...finalizeMessage(policy === 'moves' ? { ...dict, edit_history: visibleEditHistory(dict.edit_history, policy) } : dict, {
+      ...opts,
+      emptyTopicDisplayName: emptyTopicName,
+      showEditHistory: policy !== 'none',
+    }),
     flags: flagNames(flags),
   }));
 }

@@ -1,5 +1,8 @@
 // Every register-state fetcher, in the order their fields are assembled.
 import type { StateFetcher } from './context.js';
+import { remindersState } from './reminders.js';
+import { presenceState } from './presence.js';
+import { realmEmojiState, realmLinkifiersState } from './realm-emoji.js';
 import { realmState } from './realm.js';
 import { realmUserState } from './users.js';
 import { userSettingsState } from './settings.js';
@@ -7,8 +10,10 @@ import { userGroupState } from './groups.js';
 import { realmBotState } from './bots.js';
 import { streamStates } from './streams.js';
 import { messageStates } from './messages.js';
+import { userTopicState } from './topics.js';
+import { personalStates } from './personal.js';
 
-export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates];
+export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates, userTopicState, remindersState, presenceState, realmEmojiState, realmLinkifiersState, ...personalStates];
 
 /** Event types whose state register can fetch (unknown requested types are ignored, as the spec says). */
 export const FETCHABLE_TYPES: ReadonlySet<string> = new Set(STATE_FETCHERS.flatMap((f) => f.types));

@@ -9,6 +9,7 @@ import { MENTION_BITS } from '../messages/flags-sql.js';
 import { maxMessageIdFor, unreadRows } from '../messages/unread.js';
 import { displayTopic } from '../../presenters/message.js';
 import { emptyTopicDisplayName } from '../realm-settings.js';
+import { isTopicMuted, muteContext } from '../topics/visibility.js';
 
 const RECENT_DM_LIMIT = 1000;
 const byNumber = (a: number, b: number) => a - b;
@@ -32,7 +33,8 @@ const maxMessageState: StateFetcher = {
 /**
  * unread_msgs (needs both `message` and `update_message_flags`). Orders: every unread_message_ids
  * list ascending; streams by stream_id, then topic (exact stored text, code-unit order); pms by
- * other_user_id; huddles by user_ids_string; mentions ascending. count is every listed message.
+ * other_user_id; huddles by user_ids_string; mentions ascending. count is every listed message
+ * except those in muted topics and muted channels (unless the topic is unmuted or followed).
  */
 const unreadState: StateFetcher = {
   types: ['update_message_flags'],
@@ -53,7 +55,10 @@ const unreadState: StateFetcher = {
     const pms = new Map<number, number[]>();
     const huddles = new Map<string, number[]>();
     const mentions: number[] = [];
+    const mutes = await muteContext(tx, user.id);
+    let count = 0;
     for (const r of kept) {
+      if (r.stream_id === null || !isTopicMuted(mutes, r.stream_id, r.topic)) count++;
       if (r.flags & MENTION_BITS) mentions.push(r.message_id);
       if (r.stream_id !== null) {
         const topic = displayTopic(r.topic, { allowEmptyTopic: allowEmpty, emptyTopicDisplayName: emptyName });
@@ -78,7 +83,7 @@ const unreadState: StateFetcher = {
     }
     return {
       unread_msgs: {
-        count: kept.length,
+        count,
         pms: [...pms.entries()].sort((a, b) => a[0] - b[0]).map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
         streams: [...streams.values()].sort((a, b) => a.stream_id - b.stream_id || byString(a.topic, b.topic)),
         huddles: [...huddles.entries()].sort((a, b) => byString(a[0], b[0])).map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),

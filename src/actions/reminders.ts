@@ -1,0 +1,119 @@
+// Reminders: scheduling, cancelling, and delivery by the notification bot exactly once.
+import type { AppContext } from '../context.js';
+import type { Realm, User } from '../store/schema.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { publishCommitted, to } from '../events/publish.js';
+import { accessMessage } from '../lib/messages/access.js';
+import { idsFromKey } from '../lib/messages/recipients.js';
+import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
+import { presentReminder, reminderContent } from '../lib/reminders.js';
+import { realmUrl } from '../lib/state/realm.js';
+import { doSendMessage } from './messages-send.js';
+import { notificationBot } from './system-bots.js';
+
+export const MAX_REMINDER_NOTE_LENGTH = 1000;
+/** How long a worker owns a claimed reminder before another may retry it (seconds). */
+export const CLAIM_SECS = 60;
+
+export interface NewReminder {
+  messageId: number;
+  scheduledAt: number;
+  note: string;
+}
+
+export async function doCreateReminder(app: AppContext, realm: Realm, user: User, input: NewReminder): Promise<number> {
+  if (input.note.includes('\u0000')) throw badRequest('Note must not contain null bytes');
+  if ([...input.note].length > MAX_REMINDER_NOTE_LENGTH) throw badRequest(`Note too long (limit: ${MAX_REMINDER_NOTE_LENGTH} characters)`);
+  const now = app.clock.now();
+  if (input.scheduledAt <= now) throw badRequest('Scheduled delivery time must be in the future.');
+  const { message, stream } = await app.store.read((tx) => accessMessage(tx, user, input.messageId));
+  let dmIds: number[] = [];
+  if (!stream) {
+    const group = await app.store.db.selectFrom('direct_message_groups').select('user_ids_key').where('recipient_id', '=', message.recipient_id).executeTakeFirst();
+    dmIds = idsFromKey(group?.user_ids_key ?? '').filter((id) => id !== user.id);
+  }
+  const content = reminderContent(message, stream, dmIds.length ? dmIds : [user.id], input.note);
+  const rendered = renderMessage(content, await loadRenderContext(app.store.db, realm.id, content, { realmUrl: realmUrl(app.config.externalUrl, realm.string_id) }));
+  const { result, stamp } = await app.store.write(async (tx) => {
+    const row = await tx
+      .insertInto('reminders')
+      .values({ realm_id: realm.id, user_id: user.id, message_id: message.id, note: input.note, content, rendered_content: rendered.html, scheduled_at: input.scheduledAt, created_at: now, claimed_until: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return row;
+  });
+  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'reminders', op: 'add', reminders: [presentReminder(result)] })]);
+  return result.id;
+}
+
+export async function doDeleteReminder(app: AppContext, realm: Realm, user: User, reminderId: number): Promise<void> {
+  const { stamp } = await app.store.write(async (tx) => {
+    const r = await tx.deleteFrom('reminders').where('id', '=', reminderId).where('user_id', '=', user.id).executeTakeFirst();
+    if (Number(r.numDeletedRows) !== 1) throw new ApiError('Reminder does not exist', 'BAD_REQUEST', 404);
+  });
+  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'reminders', op: 'remove', reminder_id: reminderId })]);
+}
+
+class AlreadyDelivered extends Error {}
+
+/**
+ * Claims due reminders (a short conditional UPDATE, so concurrent workers split them) and delivers
+ * each. The claim only avoids duplicate work: the guarantee is that the sending transaction deletes
+ * the reminder row, so a message exists exactly when its reminder is gone. Returns how many were sent.
+ */
+export async function deliverDueReminders(app: AppContext, limit = 50): Promise<number> {
+  const now = app.clock.now();
+  const due = await app.store.db
+    .selectFrom('reminders')
+    .select('id')
+    .where('failed', '=', 0)
+    .where('scheduled_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .orderBy('scheduled_at')
+    .limit(limit)
+    .execute();
+  let sent = 0;
+  for (const { id } of due) {
+    const { result: claimed } = await app.store.write(async (tx) => {
+      const r = await tx
+        .updateTable('reminders')
+        .set({ claimed_until: now + CLAIM_SECS })
+        .where('id', '=', id)
+        .where('failed', '=', 0)
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    });
+    if (claimed && (await deliverOne(app, id))) sent++;
+  }
+  return sent;
+}
+
+async function deliverOne(app: AppContext, id: number): Promise<boolean> {
+  const row = await app.store.db.selectFrom('reminders').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return false;
+  const realm = await app.store.db.selectFrom('realms').selectAll().where('id', '=', row.realm_id).executeTakeFirstOrThrow();
+  const user = await app.store.db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirstOrThrow();
+  try {
+    if (!user.is_active || realm.deactivated) throw new Error('recipient deactivated');
+    const bot = await notificationBot(app, realm);
+    await doSendMessage(app, realm, bot, {
+      kind: 'private',
+      dmTo: [user.id],
+      content: row.content,
+      readBySender: true,
+      clientName: 'Internal',
+      beforeInsert: async (tx) => {
+        const del = await tx.deleteFrom('reminders').where('id', '=', id).executeTakeFirst();
+        if (Number(del.numDeletedRows) !== 1) throw new AlreadyDelivered();
+        return [to([user.id], { type: 'reminders', op: 'remove', reminder_id: id })];
+      },
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof AlreadyDelivered) return false;
+    // Retrying cannot help (deactivated recipient, unsendable content): keep it, marked failed, for the user to see.
+    await app.store.write((tx) => tx.updateTable('reminders').set({ failed: 1 }).where('id', '=', id).execute());
+    return false;
+  }
+}

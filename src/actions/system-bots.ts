@@ -1,0 +1,50 @@
+// The organization's notification bot, created on first use (a system bot: no owner, never a login).
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import type { Realm, User } from '../store/schema.js';
+import { Role } from '../models/roles.js';
+import { presentBot } from '../presenters/bot.js';
+import { publishCommitted, to } from '../events/publish.js';
+import { userByEmail } from '../lib/users.js';
+import { insertUser } from './users.js';
+import { realmHost } from './bots.js';
+
+const NOTIFICATION = 'notification';
+
+async function findSystemBot(app: AppContext, realmId: number, kind: string): Promise<User | undefined> {
+  return app.store.db
+    .selectFrom('realm_system_bots as b')
+    .innerJoin('users as u', 'u.id', 'b.user_id')
+    .selectAll('u')
+    .where('b.realm_id', '=', realmId)
+    .where('b.kind', '=', kind)
+    .executeTakeFirst();
+}
+
+/**
+ * The notification bot of `realm`. Created lazily so organizations that never use reminders carry
+ * no extra user. Its address ends in ".system@", which POST /bots ("<name>-bot@") cannot produce.
+ */
+export async function notificationBot(app: AppContext, realm: Realm): Promise<User> {
+  const found = await findSystemBot(app, realm.id, NOTIFICATION);
+  if (found) return found;
+  try {
+    const { result, stamp } = await app.store.write(async (tx) => {
+      let email = `notification.system@${realmHost(app, realm)}`;
+      if (await userByEmail(tx, realm.id, email)) email = `notification.system.${randomBytes(3).toString('hex')}@${realmHost(app, realm)}`;
+      const { user, events } = await insertUser(tx, app.store.dialect, realm, { email, fullName: 'Notification Bot', passwordHash: null, role: Role.MEMBER, isBot: true, botType: 1, botOwnerId: null, trustedEmail: true }, app.clock.now());
+      await tx.insertInto('realm_system_bots').values({ realm_id: realm.id, kind: NOTIFICATION, user_id: user.id }).execute();
+      // Administrators' realm_bots list every bot of the organization, this one included.
+      const admins = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).where('role', '<=', Role.ADMINISTRATOR).execute();
+      events.push(to(admins.map((a) => a.id), { type: 'realm_bot', op: 'add', bot: presentBot(user) }));
+      return { user, events };
+    });
+    publishCommitted(app, realm.id, stamp, result.events);
+    return result.user;
+  } catch (err) {
+    // Another process created it at the same moment (the primary key on realm_system_bots refused ours).
+    const raced = await findSystemBot(app, realm.id, NOTIFICATION);
+    if (raced) return raced;
+    throw err;
+  }
+}
