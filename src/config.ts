@@ -1,5 +1,6 @@
 // Typed server configuration, read from command-line flags and PARLEY_* environment variables.
 import path from 'node:path';
+import { parseJwtKeys, type JwtKeyConfig } from './lib/jwt.js';
 
 export interface Config {
   /** Address the HTTP server binds to. */
@@ -30,6 +31,18 @@ export interface Config {
   deleteTopicBudgetMs: number;
   /** Messages deleted per transaction by delete_topic. */
   deleteTopicBatchSize: number;
+  /** Default validity of an invitation link (INVITATION_LINK_VALIDITY_MINUTES in the original). */
+  invitationValidityMinutes: number;
+  /** Invitations one organization may send in 24 hours (daily_limit_reached beyond it). */
+  invitationsPerDay: number;
+  /** Domain of channel email-gateway addresses; empty uses the organization's host. */
+  emailGatewayDomain: string;
+  /** Video-call provider: "" (none) or "meeting-url" (rooms under videoBaseUrl, no external account). */
+  videoProvider: string;
+  /** Base URL under which the meeting-url provider creates rooms (e.g. https://meet.example.com). */
+  videoBaseUrl: string;
+  /** JWT login per organization subdomain (PARLEY_JWT_KEYS: {"sub": {"key", "algorithms"}}); empty: off. */
+  jwtKeys: Map<string, JwtKeyConfig>;
 }
 
 type Env = Record<string, string | undefined>;
@@ -65,5 +78,12 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     mailFrom: env.PARLEY_MAIL_FROM ?? `Parley <noreply@${new URL(externalUrl).hostname}>`,
     deleteTopicBudgetMs: intFrom(env.PARLEY_DELETE_TOPIC_BUDGET_MS, 10_000, 'PARLEY_DELETE_TOPIC_BUDGET_MS'),
     deleteTopicBatchSize: Math.max(1, intFrom(env.PARLEY_DELETE_TOPIC_BATCH_SIZE, 1000, 'PARLEY_DELETE_TOPIC_BATCH_SIZE')),
+    jwtKeys: parseJwtKeys(env.PARLEY_JWT_KEYS ?? ''),
+    invitationValidityMinutes: Math.max(1, intFrom(env.PARLEY_INVITATION_LINK_VALIDITY_MINUTES, 14400, 'PARLEY_INVITATION_LINK_VALIDITY_MINUTES')),
+    invitationsPerDay: intFrom(env.PARLEY_INVITATIONS_PER_DAY, 100, 'PARLEY_INVITATIONS_PER_DAY'),
+    emailGatewayDomain: env.PARLEY_EMAIL_GATEWAY_DOMAIN ?? '',
+    videoBaseUrl: (env.PARLEY_VIDEO_BASE_URL ?? '').replace(/\/+$/, ''),
+    // Setting a base URL is enough to enable the built-in provider.
+    videoProvider: env.PARLEY_VIDEO_PROVIDER ?? (env.PARLEY_VIDEO_BASE_URL ? 'meeting-url' : ''),
   };
 }

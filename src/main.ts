@@ -27,6 +27,9 @@ export async function openApp(config: Config, clock: Clock = systemClock): Promi
   const bus = await openBus(config.busUrl);
   const queues = new QueueRegistry({ nodeId: config.nodeId, heartbeatSecs: config.heartbeatSecs, now: () => clock.now() });
   bus.subscribe((notices) => queues.deliver(notices));
+  bus.subscribeControl((m) => {
+    if (m.type === 'user_deactivated') queues.removeUserQueues(m.userId);
+  });
   // Ten failed password attempts per username in ten minutes, then wait.
   const passwordLimiter = new RateLimiter(10, 600, () => clock.now());
   return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, mail: createOutbox(config) };

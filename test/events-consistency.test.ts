@@ -283,6 +283,85 @@ test('user_topic and muted_topics: policies, the legacy list, and the unread tot
   });
 });
 
+test('user_group: create, update, members, subgroups, deactivate and reactivate, modern and legacy', async () => {
+  const legacyGroups = { client_capabilities: { include_deactivated_groups: false } };
+  let id = 0;
+  let inner = 0;
+  await checkConsistency(lee, async () => {
+    id = (await kim.ok('POST', 'user_groups/create', { name: 'cons group', description: 'd', members: [kim.userId] })).group_id;
+    inner = (await kim.ok('POST', 'user_groups/create', { name: 'cons inner', description: '', members: [] })).group_id;
+  }, { expect: ['user_group'] });
+  const ops = async (fn: () => Promise<unknown>) => {
+    for (const register of [{}, legacyGroups]) await checkConsistency(lee, fn, { register, expect: ['user_group'] });
+  };
+  let n = 0;
+  await ops(() => kim.ok('PATCH', `user_groups/${id}`, { name: `cons renamed ${++n}`, description: `words ${n}`, can_mention_group: { new: { direct_members: [lee.userId], direct_subgroups: [n === 1 ? inner : id] } } }));
+  await ops(async () => {
+    await kim.ok('POST', `user_groups/${id}/members`, { add: [lee.userId, max.userId], add_subgroups: [inner] });
+    await kim.ok('POST', `user_groups/${id}/members`, { delete: [lee.userId, max.userId], delete_subgroups: [inner] });
+  });
+  const target = (await kim.ok('POST', 'user_groups/create', { name: 'cons target', description: '', members: [] })).group_id;
+  const target2 = (await kim.ok('POST', 'user_groups/create', { name: 'cons target 2', description: '', members: [] })).group_id;
+  await checkConsistency(lee, () => kim.ok('POST', `user_groups/${target}/deactivate`), { expect: ['user_group'] });
+  await checkConsistency(lee, () => kim.ok('POST', `user_groups/${target2}/deactivate`), { register: legacyGroups, expect: ['user_group'] });
+  await checkConsistency(lee, () => kim.ok('PATCH', `user_groups/${target}`, { deactivated: false }), { expect: ['user_group'] });
+  await checkConsistency(lee, () => kim.ok('PATCH', `user_groups/${target2}`, { deactivated: false }), { register: legacyGroups, expect: ['user_group'] });
+});
+
+test('has_videoprovider_token: authorizing and revoking the video-call provider', async () => {
+  // The built-in provider needs only a configured base URL (read on each request).
+  Object.assign(s.running.app.config, { videoProvider: 'meeting-url', videoBaseUrl: 'https://meet.example.org' });
+  await checkConsistency(kim, () => kim.ok('POST', 'calls/videoprovider/authorize'), { expect: ['has_videoprovider_token'] });
+  await checkConsistency(kim, () => kim.ok('DELETE', 'calls/videoprovider/authorize'), { expect: ['has_videoprovider_token'] });
+});
+
+test('realm_bot update/delete/remove and realm_user bot-owner and deactivation forms', async () => {
+  const boss = await s.user('Bo Botowner');
+  const heir = await s.user('He Heir');
+  const { user_id: bot } = await boss.ok('POST', 'bots', { full_name: 'Cons Admin Bot', short_name: 'consadmin' });
+  await checkConsistency(boss, () => boss.ok('PATCH', `bots/${bot}`, { default_sending_stream: 'general', default_all_public_streams: true }), { expect: ['realm_bot'] });
+  await checkConsistency(kim, () => boss.ok('PATCH', `bots/${bot}`, { full_name: 'Cons Renamed Bot' }), { expect: ['realm_user'] });
+  await checkConsistency(boss, () => boss.ok('PATCH', `bots/${bot}`, { bot_owner_id: heir.userId }), { expect: ['realm_bot', 'realm_user'] });
+  await checkConsistency(heir, () => heir.ok('PATCH', `bots/${bot}`, { bot_owner_id: boss.userId }), { expect: ['realm_bot', 'realm_user'] });
+  await checkConsistency(boss, () => boss.ok('DELETE', `bots/${bot}`), { expect: ['realm_bot', 'realm_user'] });
+});
+
+test('realm_user email visibility: dummy API email, delivery email and third-party avatars', async () => {
+  const vis = await s.user('Vi Sibility');
+  const gravatar = { client_gravatar: true };
+  await checkConsistency(lee, () => vis.ok('PATCH', 'settings', { email_address_visibility: 2 }), { register: gravatar, expect: ['realm_user'] });
+  // Between hidden levels the user's own view changes only in settings.
+  await checkConsistency(vis, () => vis.ok('PATCH', 'settings', { email_address_visibility: 4 }), { register: gravatar, expect: ['user_settings'] });
+  await checkConsistency(lee, () => vis.ok('PATCH', 'settings', { email_address_visibility: 5 }), { register: gravatar });
+  await checkConsistency(vis, () => vis.ok('PATCH', 'settings', { email_address_visibility: 1 }), { register: gravatar, expect: ['realm_user'] });
+  await checkConsistency(lee, () => vis.ok('PATCH', 'settings', { email_address_visibility: 3 }), { expect: ['realm_user'] });
+  await checkConsistency(lee, () => vis.ok('PATCH', 'settings', { email_address_visibility: 1 }), { register: gravatar, expect: ['realm_user'] });
+});
+
+test('user administration: role, name, profile fields, deactivation with actions, reactivation, first login', async () => {
+  const watcher = await s.user('Una Watcher');
+  const target = await s.user('Tess Target');
+  await newChannel(s, 'cons-admin', { subscribers: [watcher, target] });
+  await send(target, { type: 'stream', to: 'cons-admin', topic: 'bye', content: 'soon gone' });
+  // Deleting the newest message would lower max_message_id, which no event conveys: keep a later one.
+  await send(watcher, { type: 'stream', to: 'cons-admin', topic: 'bye', content: 'stays' });
+  await checkConsistency(watcher, () => s.owner.ok('PATCH', `users/${target.userId}`, { role: 200, full_name: 'Tess Admin' }), { expect: ['realm_user', 'user_group'] });
+  await checkConsistency(target, () => s.owner.ok('PATCH', `users/${target.userId}`, { role: 300 }), { expect: ['realm_user', 'realm_bot'] });
+  await checkConsistency(target, () => s.owner.ok('PATCH', `users/${target.userId}`, { role: 400 }), { register: LEGACY, expect: ['realm_user'] });
+  let field = 0;
+  await checkConsistency(watcher, async () => (field = (await s.owner.ok('POST', 'realm/profile_fields', { name: 'Cons Field', field_type: 1 })).id), { expect: ['custom_profile_fields'] });
+  await checkConsistency(watcher, () => s.owner.ok('PATCH', `users/${target.userId}`, { profile_data: [{ id: field, value: '*bold*' }] }), { expect: ['realm_user'] });
+  await checkConsistency(watcher, () => s.owner.ok('PATCH', `users/${target.userId}`, { profile_data: [{ id: field, value: null }] }), { expect: ['realm_user'] });
+  await target.ok('POST', 'bots', { full_name: 'Tess Bot', short_name: 'tessbot' });
+  await checkConsistency(watcher, () => s.owner.ok('DELETE', `users/${target.userId}`, { actions: { delete_profile: true, delete_public_channel_messages: true } }), {
+    expect: ['realm_user', 'subscription', 'delete_message'],
+  });
+  await checkConsistency(watcher, () => s.owner.ok('POST', `users/${target.userId}/reactivate`), { expect: ['realm_user', 'user_group', 'subscription'] });
+  const created = await s.owner.ok('POST', 'users', { email: 'first.login@example.com', password: 'first-password', full_name: 'First Login' });
+  assert.ok(created.user_id);
+  await checkConsistency(watcher, () => s.owner.ok('POST', 'fetch_api_key', { username: 'first.login@example.com', password: 'first-password' }, { auth: null }), { expect: ['realm_user'] });
+});
+
 test('every event type has an events-consistency case', () => {
   const missing = EVENT_TYPES.filter((t) => !coveredEventTypes.has(t));
   assert.deepEqual(missing, [], `event types without a consistency test: ${missing.join(', ')}`);

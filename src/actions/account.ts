@@ -6,12 +6,13 @@ import type { Tx } from '../store/store.js';
 import { badRequest } from '../http/errors.js';
 import { isAdminRole } from '../models/roles.js';
 import { checkPassword, hashPassword } from '../lib/secrets.js';
-import { canSeeDeliveryEmail, userByEmail, userById } from '../lib/users.js';
+import { apiEmailFor, canSeeDeliveryEmail, realmHostName, userByEmail, userById } from '../lib/users.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { realmUrl } from '../lib/state/realm.js';
-import { avatarUrl } from '../presenters/avatar.js';
+import { avatarPerson } from '../presenters/avatar.js';
 import { checkEmail, checkFullName } from './users.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { dropInaccessibleRecipients } from '../lib/user-access.js';
 
 /** How long an emailed confirmation link works. */
 export const EMAIL_CHANGE_VALIDITY_SECS = 24 * 3600;
@@ -30,7 +31,9 @@ export async function doChangeFullName(app: AppContext, realm: Realm, user: User
     if (!row || row.full_name === fullName) return null;
     await tx.updateTable('users').set({ full_name: fullName }).where('id', '=', user.id).execute();
     const viewers = await activeViewers(tx, realm.id);
-    return [to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } })];
+    const events = [to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } })];
+    await dropInaccessibleRecipients(tx, realm, events);
+    return events;
   });
   if (!result) return;
   publishCommitted(app, realm.id, stamp, result);
@@ -105,9 +108,13 @@ export async function doConfirmEmailChange(app: AppContext, realm: Realm, key: s
     if (taken && taken.id !== user.id) throw badRequest(`Email '${row.new_email}' already in use`);
     await tx.updateTable('email_changes').set({ used_at: now }).where('id', '=', row.id).execute();
     const email = row.new_email;
-    await tx.updateTable('users').set({ email, delivery_email: email, email_key: email.toLowerCase() }).where('id', '=', user.id).execute();
-    const after: User = { ...user, email, delivery_email: email, email_key: email.toLowerCase() };
-    return { before: user, email, events: emailChangeEvents(after, await activeViewers(tx, realm.id)) };
+    // A hidden address keeps its dummy API email; only delivery_email changes.
+    const apiEmail = apiEmailFor({ ...user, delivery_email: email }, realmHostName(app.config.externalUrl, realm));
+    await tx.updateTable('users').set({ email: apiEmail, delivery_email: email, email_key: email.toLowerCase() }).where('id', '=', user.id).execute();
+    const after: User = { ...user, email: apiEmail, delivery_email: email, email_key: email.toLowerCase() };
+    const events = emailChangeEvents(user, after, await activeViewers(tx, realm.id));
+    await dropInaccessibleRecipients(tx, realm, events);
+    return { before: user, email, events };
   });
   publishCommitted(app, realm.id, stamp, result.events);
   app.caches.userChanged(result.before.id);
@@ -126,22 +133,14 @@ export async function doConfirmEmailChange(app: AppContext, realm: Realm, key: s
 }
 
 /** new_email to everyone, the delivery email to those allowed to see it, and a new third-party avatar URL. */
-function emailChangeEvents(after: User, viewers: Pick<User, 'id' | 'role'>[]): Outgoing[] {
+function emailChangeEvents(before: User, after: User, viewers: Pick<User, 'id' | 'role'>[]): Outgoing[] {
   const events: Outgoing[] = [
-    to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: { user_id: after.id, new_email: after.email } }),
+    to(before.email === after.email ? [] : viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: { user_id: after.id, new_email: after.email } }),
     to(viewers.filter((v) => canSeeDeliveryEmail(v, after)).map((v) => v.id), { type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: after.delivery_email } }),
   ];
   // Third-party avatars are looked up by address, so the URL changes with it.
   if (after.avatar_source === 'G') {
-    const a = { userId: after.id, realmId: after.realm_id, email: after.email, source: after.avatar_source, version: after.avatar_version };
-    const person = {
-      user_id: after.id,
-      avatar_source: after.avatar_source,
-      avatar_url: avatarUrl(a, { clientGravatar: false }),
-      avatar_url_medium: avatarUrl(a, { clientGravatar: false, medium: true }),
-      avatar_version: after.avatar_version,
-    };
-    events.push(to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person }));
+    events.push(to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: avatarPerson(after) }));
   }
   return events;
 }

@@ -7,6 +7,7 @@ import { hasRealmPermission } from '../lib/streams/permissions.js';
 import { publishCommitted, to } from '../events/publish.js';
 import { checkFullName, insertUser } from './users.js';
 import { presentBot } from '../presenters/bot.js';
+import { realmHostName } from '../lib/users.js';
 
 export interface NewBotInput {
   fullName: string;
@@ -16,8 +17,7 @@ export interface NewBotInput {
 
 /** The organization's host name, which bots' addresses use as their domain. */
 export function realmHost(app: AppContext, realm: Realm): string {
-  const root = new URL(app.config.externalUrl).hostname;
-  return realm.string_id ? `${realm.string_id}.${root}` : root;
+  return realmHostName(app.config.externalUrl, realm);
 }
 
 export async function doCreateBot(app: AppContext, realm: Realm, owner: User, input: NewBotInput): Promise<User> {

@@ -6,10 +6,12 @@ import type { Dialect } from '../store/dialect.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { isAdminRole } from '../models/roles.js';
 import { COLUMN_SETTINGS, USER_SETTINGS, parseStoredSettings, serializeStoredSettings, type SettingValue } from '../models/user-settings.js';
-import { accessUserById, canSeeDeliveryEmail } from '../lib/users.js';
+import { accessUserById, apiEmailFor, canSeeDeliveryEmail, realmHostName } from '../lib/users.js';
+import { avatarPerson } from '../presenters/avatar.js';
 import { groupMemberIds } from '../lib/groups.js';
 import { languageName } from '../lib/user-settings.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { dropInaccessibleRecipients } from '../lib/user-access.js';
 
 export interface BulkTarget {
   userIds: number[];
@@ -35,10 +37,12 @@ export async function doUpdateSettings(app: AppContext, realm: Realm, actor: Use
     const events: Outgoing[] = [];
     const changed: number[] = [];
     for (const row of rows) {
-      const out = await applySettings(tx, row, changes, { selfSet: !target, skipEdited: target?.skipIfAlreadyEdited ?? false }, viewers);
+      const out = await applySettings(tx, row, changes, { selfSet: !target, skipEdited: target?.skipIfAlreadyEdited ?? false, host: realmHostName(app.config.externalUrl, realm) }, viewers);
       if (out.rowChanged) changed.push(row.id);
       events.push(...out.events);
     }
+    // Restricted users hear nothing about people they may not access.
+    await dropInaccessibleRecipients(tx, realm, events);
     return { events, changed };
   });
   publishCommitted(app, realm.id, stamp, result.events);
@@ -69,6 +73,8 @@ interface ApplyOptions {
   /** The user set these themselves (recorded for skip_if_already_edited); false for bulk edits. */
   selfSet: boolean;
   skipEdited: boolean;
+  /** The organization's host, for dummy API emails. */
+  host: string;
 }
 
 async function applySettings(tx: Tx, row: User, changes: Map<string, SettingValue>, o: ApplyOptions, viewers: Viewer[]): Promise<{ rowChanged: boolean; events: Outgoing[] }> {
@@ -88,8 +94,10 @@ async function applySettings(tx: Tx, row: User, changes: Map<string, SettingValu
   }
   const settings = serializeStoredSettings(stored);
   if (settings === row.settings && timezone === row.timezone) return { rowChanged: false, events: [] };
-  await tx.updateTable('users').set({ settings, timezone }).where('id', '=', row.id).execute();
-  const after: User = { ...row, settings, timezone };
+  // Hiding the address from anyone replaces the API email with the dummy one (and back).
+  const email = apiEmailFor({ ...row, settings }, o.host);
+  await tx.updateTable('users').set({ settings, timezone, email }).where('id', '=', row.id).execute();
+  const after: User = { ...row, settings, timezone, email };
 
   const events: Outgoing[] = [];
   for (const [name, value] of done) {
@@ -100,7 +108,13 @@ async function applySettings(tx: Tx, row: User, changes: Map<string, SettingValu
     if (name === 'timezone') {
       events.push(to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: { user_id: row.id, email: row.email, timezone } }));
     }
-    if (name === 'email_address_visibility') events.push(...deliveryEmailVisibilityEvents(row, after, viewers));
+    if (name === 'email_address_visibility') {
+      // Clients decide on a third-party avatar from both addresses: the avatar form goes last.
+      const emailChanged = after.email !== row.email;
+      if (emailChanged) events.push(to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: { user_id: after.id, new_email: after.email } }));
+      events.push(...deliveryEmailVisibilityEvents(row, after, viewers));
+      if (emailChanged && after.avatar_source === 'G') events.push(to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: avatarPerson(after) }));
+    }
   }
   return { rowChanged: true, events };
 }

@@ -18,6 +18,7 @@ import { notificationDefaults, presentSubscription } from '../presenters/subscri
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 import { checkCanCreateStreams, createStream, type NewStreamSettings } from './streams-create.js';
 import { lockStreams, nextMessageId } from '../lib/messages/unread.js';
+import { accessChangeEvents, accessSnapshot } from '../lib/user-access.js';
 
 export interface SubscribeInput extends NewStreamSettings {
   subscriptions: { name: string; description?: string }[];
@@ -45,7 +46,7 @@ async function canJoin(tx: Transaction<DB>, user: User, stream: Stream, subscrib
 }
 
 /** Whether the caller may subscribe other users to an existing channel. */
-async function canAddOthers(tx: Transaction<DB>, realm: Realm, user: User, stream: Stream): Promise<boolean> {
+export async function canAddOthers(tx: Transaction<DB>, realm: Realm, user: User, stream: Stream): Promise<boolean> {
   if (user.role <= Role.ADMINISTRATOR) return true;
   if (await hasStreamPermission(tx, user, stream, 'can_add_subscribers_group')) return true;
   if (await hasStreamPermission(tx, user, stream, 'can_administer_channel_group')) return true;
@@ -59,6 +60,8 @@ export async function doSubscribe(app: AppContext, realm: Realm, caller: User, i
   const { result, stamp } = await app.store.write(async (tx) => {
     const principals = input.principals === null || input.principals.length === 0 ? [caller] : await resolvePrincipals(tx, realm.id, input.principals);
     const others = principals.some((p) => p.id !== caller.id);
+    // Restricted users (can_access_all_users_group) may gain access to new channel peers.
+    const access = await accessSnapshot(tx, realm);
 
     // Requested channels, validated and de-duplicated by their case-insensitive name.
     const wanted = new Map<string, { name: string; description: string }>();
@@ -163,6 +166,8 @@ export async function doSubscribe(app: AppContext, realm: Realm, caller: User, i
       const others = audiences.get(s.id)!.filter((id) => !added.includes(id));
       events.push(to(others, { type: 'subscription', op: 'peer_add', stream_ids: [s.id], user_ids: added }));
     }
+    // The users' data first, so clients know everyone the subscription events name.
+    events.unshift(...(await accessChangeEvents(tx, realm, access)));
     const res: SubscribeResult = { subscribed, already_subscribed: already };
     if (!input.authorizationErrorsFatal) res.unauthorized = unauthorized;
     return { res, events };

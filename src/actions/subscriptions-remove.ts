@@ -1,5 +1,5 @@
 // DELETE /users/me/subscriptions: unsubscribes principals, with subscription remove, stream delete
-// (for users who can no longer see the channel) and peer_remove events.
+// (for users who can no longer see the channel), peer_remove, and read-marking events.
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Realm, Stream, User } from '../store/schema.js';
@@ -10,6 +10,9 @@ import { canSeeStream, streamDoesNotExist, streamsByNames, subscriptionRow } fro
 import { hasStreamPermission } from '../lib/streams/permissions.js';
 import { resolvePrincipals } from '../lib/streams/principals.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { unreadRows } from '../lib/messages/unread.js';
+import { accessChangeEvents, accessSnapshot } from '../lib/user-access.js';
+import { updateFlagsInTx } from './flags.js';
 
 export interface UnsubscribeInput {
   names: string[];
@@ -27,6 +30,8 @@ async function canRemove(tx: Transaction<DB>, caller: User, target: User, stream
 export async function doUnsubscribe(app: AppContext, realm: Realm, caller: User, input: UnsubscribeInput): Promise<{ removed: string[]; not_removed: string[] }> {
   const { result, stamp } = await app.store.write(async (tx) => {
     const principals = input.principals === null || input.principals.length === 0 ? [caller] : await resolvePrincipals(tx, realm.id, input.principals);
+    // Restricted users (can_access_all_users_group) may lose access to former channel peers.
+    const access = await accessSnapshot(tx, realm);
     const found = await streamsByNames(tx, realm.id, input.names);
     const streams: Stream[] = [];
     const seen = new Set<number>();
@@ -50,6 +55,7 @@ export async function doUnsubscribe(app: AppContext, realm: Realm, caller: User,
     const removedBy = new Map<number, { name: string; stream_id: number }[]>(); // user → channels left
     const peerEvents: Outgoing[] = [];
     const lostSight = new Map<number, number[]>(); // user → channels no longer visible
+    const readEvents: Outgoing[] = [];
     for (const stream of streams) {
       const gone: number[] = [];
       for (const p of principals) {
@@ -57,6 +63,12 @@ export async function doUnsubscribe(app: AppContext, realm: Realm, caller: User,
         if (!row || row.active !== 1) {
           notRemoved.push(stream.name);
           continue;
+        }
+        // As the original: leaving a channel marks its unread messages read for the leaver.
+        const unread = await unreadRows(tx, app.store.dialect, p.id, { recipientId: stream.recipient_id });
+        if (unread.length) {
+          const marked = await updateFlagsInTx(tx, app.store.dialect, realm, p, unread.map((r) => r.message_id), 'add', 'read', false);
+          if (marked.changed.length) readEvents.push(...marked.outgoing);
         }
         await tx.updateTable('subscriptions').set({ active: 0 }).where('id', '=', row.id).execute();
         removed.push(stream.name);
@@ -79,7 +91,7 @@ export async function doUnsubscribe(app: AppContext, realm: Realm, caller: User,
       ids.sort((a, b) => a - b);
       ordered.push(to([userId], { type: 'stream', op: 'delete', streams: ids.map((id) => ({ stream_id: id })), stream_ids: ids }));
     }
-    ordered.push(...peerEvents);
+    ordered.push(...peerEvents, ...readEvents, ...(await accessChangeEvents(tx, realm, access)));
     return { res: { removed, not_removed: notRemoved }, events: ordered };
   });
   publishCommitted(app, realm.id, stamp, result.events);

@@ -9,7 +9,13 @@ import { userByEmail } from '../lib/users.js';
 import { insertUser } from './users.js';
 import { realmHost } from './bots.js';
 
-const NOTIFICATION = 'notification';
+/** The system bots: kind → address local part and display name. */
+const SYSTEM_BOTS = {
+  notification: { local: 'notification', name: 'Notification Bot' },
+  welcome: { local: 'welcome', name: 'Welcome Bot' },
+  'email-gateway': { local: 'emailgateway', name: 'Email Gateway' },
+} as const;
+export type SystemBotKind = keyof typeof SYSTEM_BOTS;
 
 async function findSystemBot(app: AppContext, realmId: number, kind: string): Promise<User | undefined> {
   return app.store.db
@@ -25,15 +31,21 @@ async function findSystemBot(app: AppContext, realmId: number, kind: string): Pr
  * The notification bot of `realm`. Created lazily so organizations that never use reminders carry
  * no extra user. Its address ends in ".system@", which POST /bots ("<name>-bot@") cannot produce.
  */
-export async function notificationBot(app: AppContext, realm: Realm): Promise<User> {
-  const found = await findSystemBot(app, realm.id, NOTIFICATION);
+export function notificationBot(app: AppContext, realm: Realm): Promise<User> {
+  return systemBot(app, realm, 'notification');
+}
+
+/** A system bot of `realm` (notification, welcome, email gateway), created on first use. */
+export async function systemBot(app: AppContext, realm: Realm, kind: SystemBotKind): Promise<User> {
+  const found = await findSystemBot(app, realm.id, kind);
   if (found) return found;
+  const { local, name } = SYSTEM_BOTS[kind];
   try {
     const { result, stamp } = await app.store.write(async (tx) => {
-      let email = `notification.system@${realmHost(app, realm)}`;
-      if (await userByEmail(tx, realm.id, email)) email = `notification.system.${randomBytes(3).toString('hex')}@${realmHost(app, realm)}`;
-      const { user, events } = await insertUser(tx, app.store.dialect, realm, { email, fullName: 'Notification Bot', passwordHash: null, role: Role.MEMBER, isBot: true, botType: 1, botOwnerId: null, trustedEmail: true }, app.clock.now());
-      await tx.insertInto('realm_system_bots').values({ realm_id: realm.id, kind: NOTIFICATION, user_id: user.id }).execute();
+      let email = `${local}.system@${realmHost(app, realm)}`;
+      if (await userByEmail(tx, realm.id, email)) email = `${local}.system.${randomBytes(3).toString('hex')}@${realmHost(app, realm)}`;
+      const { user, events } = await insertUser(tx, app.store.dialect, realm, { email, fullName: name, passwordHash: null, role: Role.MEMBER, isBot: true, botType: 1, botOwnerId: null, trustedEmail: true }, app.clock.now());
+      await tx.insertInto('realm_system_bots').values({ realm_id: realm.id, kind, user_id: user.id }).execute();
       // Administrators' realm_bots list every bot of the organization, this one included.
       const admins = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).where('role', '<=', Role.ADMINISTRATOR).execute();
       events.push(to(admins.map((a) => a.id), { type: 'realm_bot', op: 'add', bot: presentBot(user) }));
@@ -43,7 +55,7 @@ export async function notificationBot(app: AppContext, realm: Realm): Promise<Us
     return result.user;
   } catch (err) {
     // Another process created it at the same moment (the primary key on realm_system_bots refused ours).
-    const raced = await findSystemBot(app, realm.id, NOTIFICATION);
+    const raced = await findSystemBot(app, realm.id, kind);
     if (raced) return raced;
     throw err;
   }

@@ -8,8 +8,11 @@ import { systemGroupIds } from '../lib/groups.js';
 import { hashPassword, newApiKey } from '../lib/secrets.js';
 import { pickStreamColor } from '../lib/streams-create.js';
 import { streamPeerAudience } from '../lib/stream-access.js';
-import { canSeeDeliveryEmail, userByEmail } from '../lib/users.js';
+import { apiEmailFor, canSeeDeliveryEmail, realmHostName, userByEmail } from '../lib/users.js';
+import { realmSettings } from '../lib/realm-settings.js';
 import { presentUser } from '../presenters/user.js';
+import { unknownUser } from '../models/unknown-user.js';
+import { viewersWithoutAccess } from '../lib/user-access.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
 import type { Dialect } from '../store/dialect.js';
 import { lockStreams, nextMessageId } from '../lib/messages/unread.js';
@@ -26,6 +29,12 @@ export interface NewUserInput {
   timezone?: string;
   /** Bots' addresses (`name-bot@realm host`) may lack a dotted domain; skip the format check. */
   trustedEmail?: boolean;
+  /** The organization's host: with it, a person gets the organization's email_address_visibility default. */
+  host?: string;
+  /** Channels to subscribe to instead of the organization's defaults (invitations choose them, guests included). */
+  streamIds?: number[];
+  /** API-created accounts: date_joined moves to the first login (migration 008). */
+  firstLoginPending?: boolean;
 }
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -68,11 +77,13 @@ export async function insertUser(tx: Transaction<DB>, dialect: Dialect, realm: R
       avatar_source: 'G',
       avatar_version: 1,
       is_imported_stub: 0,
+      first_login_pending: input.firstLoginPending ? 1 : 0,
       is_deleted: 0,
       settings: '{}',
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await applyDefaultEmailVisibility(tx, realm, user, input);
 
   const groups = await systemGroupIds(tx, realm.id);
   const memberships = directSystemGroupsForRole(input.role).map((g) => ({ group_id: groups[g], user_id: user.id }));
@@ -86,14 +97,16 @@ export async function insertUser(tx: Transaction<DB>, dialect: Dialect, realm: R
   }
 
   // Guests get no default channels: an administrator chooses what they may see.
-  if (input.role !== 600 && !input.isBot) {
-    const defaults = await tx
-      .selectFrom('default_streams')
-      .innerJoin('streams', 'streams.id', 'default_streams.stream_id')
-      .selectAll('streams')
-      .where('default_streams.realm_id', '=', realm.id)
-      .where('streams.is_archived', '=', 0)
-      .execute();
+  if (input.streamIds ? input.streamIds.length > 0 : input.role !== 600 && !input.isBot) {
+    const defaults = input.streamIds
+      ? await tx.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).where('id', 'in', input.streamIds).where('is_archived', '=', 0).orderBy('id').execute()
+      : await tx
+          .selectFrom('default_streams')
+          .innerJoin('streams', 'streams.id', 'default_streams.stream_id')
+          .selectAll('streams')
+          .where('default_streams.realm_id', '=', realm.id)
+          .where('streams.is_archived', '=', 0)
+          .execute();
     let n = 0;
     // A new member has no unread history: floors start after every message so far.
     await lockStreams(tx, dialect, defaults.map((s) => s.id), 'update');
@@ -104,12 +117,36 @@ export async function insertUser(tx: Transaction<DB>, dialect: Dialect, realm: R
       events.push({ users: audience.filter((id) => id !== user.id), event: { type: 'subscription', op: 'peer_add', stream_ids: [s.id], user_ids: [user.id] } });
     }
   }
+  await hideFromRestrictedViewers(tx, realm, user, events);
   return { user, events };
+}
+
+/**
+ * Restricted viewers who may not access the new user (known only once its channels are joined)
+ * get no realm_user add with user_list_incomplete, and the "Unknown user" placeholder without it.
+ */
+async function hideFromRestrictedViewers(tx: Transaction<DB>, realm: Realm, user: User, events: Outgoing[]): Promise<void> {
+  if (user.is_bot) return;
+  const adds = events.filter((e) => e.event.type === 'realm_user' && e.event.op === 'add');
+  const hidden = await viewersWithoutAccess(tx, realm, user.id, adds.flatMap((e) => e.users));
+  if (!hidden.size) return;
+  for (const e of adds) e.users = e.users.filter((id) => !hidden.has(id));
+  events.splice(adds.length, 0, { users: [...hidden], event: { type: 'realm_user', op: 'add', person: unknownUser(user.id) }, unlessCapability: 'user_list_incomplete' });
+}
+
+/** New people start with the organization's email_address_visibility; hidden addresses get the dummy API email. */
+async function applyDefaultEmailVisibility(tx: Transaction<DB>, realm: Realm, user: User, input: NewUserInput): Promise<void> {
+  const visibility = realmSettings(realm).email_address_visibility;
+  if (input.isBot || !input.host || typeof visibility !== 'number' || visibility === 1) return;
+  user.settings = JSON.stringify({ email_address_visibility: visibility });
+  user.email = apiEmailFor(user, input.host);
+  await tx.updateTable('users').set({ settings: user.settings, email: user.email }).where('id', '=', user.id).execute();
 }
 
 export async function doCreateUser(app: AppContext, realm: Realm, input: Omit<NewUserInput, 'passwordHash'> & { password: string | null }): Promise<User> {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  const { result, stamp } = await app.store.write((tx) => insertUser(tx, app.store.dialect, realm, { ...input, passwordHash }, app.clock.now()));
+  const host = input.host ?? realmHostName(app.config.externalUrl, realm);
+  const { result, stamp } = await app.store.write((tx) => insertUser(tx, app.store.dialect, realm, { ...input, host, passwordHash }, app.clock.now()));
   publishCommitted(app, realm.id, stamp, result.events);
   return result.user;
 }

@@ -31,4 +31,6 @@ export interface ApplyContext {
   userId: number;
   /** Whether the client registered with client_gravatar (it computes third-party avatar URLs itself). */
   clientGravatar?: boolean;
+  /** The client's declared capabilities (user_list_incomplete changes what realm_user remove does). */
+  capabilities?: Record<string, boolean>;
 }

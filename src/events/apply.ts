@@ -4,6 +4,10 @@
 import { applyAlertWords, applyDrafts, applyDraftsSetting, applyNavigationView, applySavedSnippets } from './apply-personal.js';
 import { byNumber, ORDER, type ApplyContext, type Event, type State } from './apply-util.js';
 import { applyDeleteMessage, applyFlags, applyMessage, applyUpdateMessage } from './apply-messages.js';
+import { applyUserGroup } from './apply-groups.js';
+import { applyVideoToken } from './apply-video.js';
+import { applyCustomProfileFields, applyRealmUserAdmin } from './apply-user-admin.js';
+import { unknownUser } from '../models/unknown-user.js';
 import { applyPresence, applyRealmEmoji, applyReminders, applyUserTopic, recountUnread } from './apply-realm.js';
 
 export { ORDER, type ApplyContext } from './apply-util.js';
@@ -35,6 +39,7 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
       // Register state carries no messages, so reactions change nothing a client keeps from it.
       return;
     case 'realm_user':
+      if (applyRealmUserAdmin(state, e, ctx)) return;
       return applyRealmUser(state, e, ctx);
     case 'realm_bot':
       return applyRealmBot(state, e);
@@ -74,6 +79,10 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
     case 'realm_linkifiers':
       if (state.realm_linkifiers) state.realm_linkifiers = e.realm_linkifiers;
       return;
+    case 'has_videoprovider_token':
+      return applyVideoToken(state, e);
+    case 'custom_profile_fields':
+      return applyCustomProfileFields(state, e);
     default:
       throw new Error(`applyEvent: unknown event type ${e.type}`);
   }
@@ -91,17 +100,20 @@ function applyRealmUser(state: State, e: Event, ctx: ApplyContext): void {
   }
   if (!state.realm_users) return;
   if (e.op === 'add') {
-    state.realm_users = state.realm_users.filter((u: any) => u.user_id !== e.person.user_id);
-    state.realm_users.push(e.person);
-    state.realm_users.sort(ORDER.users);
+    // Also sent when a restricted user gains access to someone, who may be deactivated.
+    dropUser(state, e.person.user_id);
+    const list = e.person.is_active === false && state.realm_non_active_users ? state.realm_non_active_users : state.realm_users;
+    list.push(e.person);
+    list.sort(ORDER.users);
     return;
   }
   if (e.op === 'update') {
     const u = [...state.realm_users, ...(state.realm_non_active_users ?? [])].find((x: any) => x.user_id === e.person.user_id);
     if (!u) return;
-    // User objects carry no avatar source or medium URL; clients computing third-party avatars keep null (or none).
+    // User objects carry no avatar source or medium URL; clients computing third-party avatars keep null
+    // (or none), which they can do only from a public address (API email equal to the real one).
     const { new_email, avatar_url_medium: _medium, avatar_source, ...rest } = e.person;
-    if (ctx.clientGravatar && avatar_source === 'G' && 'avatar_url' in rest) {
+    if (ctx.clientGravatar && avatar_source === 'G' && 'avatar_url' in rest && u.email === u.delivery_email) {
       delete rest.avatar_url;
       if ('avatar_url' in u) u.avatar_url = null;
     }
@@ -110,8 +122,18 @@ function applyRealmUser(state: State, e: Event, ctx: ApplyContext): void {
     return;
   }
   if (e.op === 'remove') {
-    state.realm_users = state.realm_users.filter((u: any) => u.user_id !== e.person.user_id);
+    // A restricted user lost access: clients without user_list_incomplete keep the "Unknown user" placeholder.
+    dropUser(state, e.person.user_id);
+    if (ctx.capabilities?.user_list_incomplete !== true) {
+      state.realm_users.push(unknownUser(e.person.user_id));
+      state.realm_users.sort(ORDER.users);
+    }
   }
+}
+
+function dropUser(state: State, userId: number): void {
+  state.realm_users = state.realm_users.filter((u: any) => u.user_id !== userId);
+  if (state.realm_non_active_users) state.realm_non_active_users = state.realm_non_active_users.filter((u: any) => u.user_id !== userId);
 }
 
 function applyRealmBot(state: State, e: Event): void {
@@ -126,40 +148,6 @@ function applyRealmBot(state: State, e: Event): void {
     if (b) Object.assign(b, e.bot);
   } else if (e.op === 'remove' || e.op === 'delete') {
     state.realm_bots = state.realm_bots.filter((b: any) => b.user_id !== id);
-  }
-}
-
-// ---- user groups ----
-
-function applyUserGroup(state: State, e: Event): void {
-  const groups: any[] | undefined = state.realm_user_groups;
-  if (!groups) return;
-  if (e.op === 'add') {
-    groups.push(e.group);
-    groups.sort((a, b) => a.id - b.id);
-    return;
-  }
-  const g = groups.find((x) => x.id === e.group_id);
-  if (!g) return;
-  switch (e.op) {
-    case 'add_members':
-      g.members = [...new Set([...g.members, ...e.user_ids])].sort(byNumber);
-      return;
-    case 'remove_members':
-      g.members = g.members.filter((u: number) => !e.user_ids.includes(u));
-      return;
-    case 'add_subgroups':
-      g.direct_subgroup_ids = [...new Set([...g.direct_subgroup_ids, ...e.direct_subgroup_ids])].sort(byNumber);
-      return;
-    case 'remove_subgroups':
-      g.direct_subgroup_ids = g.direct_subgroup_ids.filter((x: number) => !e.direct_subgroup_ids.includes(x));
-      return;
-    case 'update':
-      Object.assign(g, e.data);
-      return;
-    case 'remove':
-      state.realm_user_groups = groups.filter((x) => x.id !== e.group_id);
-      return;
   }
 }
 

@@ -3,7 +3,11 @@ import type { NatsConnection, Subscription } from 'nats';
 import type { Notice } from './types.js';
 
 /** A node-to-node message that is not an event: e.g. "drop this user from your caches". */
-export type ControlMessage = { type: 'user_changed'; userId: number } | { type: 'alert_words_changed'; realmId: number };
+export type ControlMessage =
+  | { type: 'user_changed'; userId: number }
+  | { type: 'alert_words_changed'; realmId: number }
+  /** A deactivated user's event queues are removed on every node. */
+  | { type: 'user_deactivated'; userId: number };
 
 export interface EventBus {
   /** Sends notices to every node (this one included), in order. */

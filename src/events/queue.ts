@@ -66,6 +66,7 @@ export class ClientQueue {
     // The legacy muted_topics event is left out for clients that asked for its replacement.
     if (notice.event.type === 'muted_topics' && this.typeSet?.has('user_topic')) return false;
     if (notice.requiresCapability !== undefined && this.opts.capabilities[notice.requiresCapability] !== true) return false;
+    if (notice.unlessCapability !== undefined && this.opts.capabilities[notice.unlessCapability] === true) return false;
     if (notice.event.type === 'message' && this.opts.narrow.length) {
       return narrowAcceptsMessage(this.opts.narrow, notice.event.message as Record<string, unknown>, this.opts.userId, notice.flags?.[this.opts.userId] ?? []);
     }

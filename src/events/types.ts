@@ -19,6 +19,8 @@ export interface Notice {
   localId?: string;
   /** Only queues whose client declared this capability get the event (channel typing notifications). */
   requiresCapability?: string;
+  /** Queues whose client declared this capability do not get the event (the "Unknown user" placeholder adds). */
+  unlessCapability?: string;
   /** Queues whose client lacks `capability` get `events` instead of `event` (legacy forms; none when empty). */
   withoutCapability?: { capability: string; events: EventBody[] };
 }
@@ -49,5 +51,7 @@ export const EVENT_TYPES = [
   'presence',
   'realm_emoji',
   'realm_linkifiers',
+  'has_videoprovider_token',
+  'custom_profile_fields',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -4,6 +4,7 @@ import { routes as eventRoutes } from '../views/events.js';
 import { routes as userRoutes } from '../views/users.js';
 import { routes as streamRoutes } from '../views/streams.js';
 import { routes as subscriptionRoutes } from '../views/subscriptions.js';
+import { routes as subscriptionPropertyRoutes } from '../views/subscription-properties.js';
 import { routes as messageRoutes } from '../views/messages.js';
 import { routes as flagRoutes } from '../views/message-flags.js';
 import { routes as reactionRoutes } from '../views/reactions.js';
@@ -19,12 +20,19 @@ import { routes as draftRoutes } from '../views/drafts.js';
 import { routes as snippetRoutes } from '../views/saved-snippets.js';
 import { routes as navigationViewRoutes } from '../views/navigation-views.js';
 import { routes as alertWordRoutes } from '../views/alert-words.js';
+import { routes as invitationRoutes } from '../views/invitations.js';
+import { routes as channelEmailRoutes } from '../views/channel-email.js';
+import { routes as videoCallRoutes } from '../views/video-calls.js';
+import { routes as userGroupRoutes } from '../views/user-groups.js';
+import { routes as userAdminRoutes } from '../views/user-admin.js';
+import { routes as serverSettingsRoutes } from '../views/server-settings.js';
+import { routes as botRoutes } from '../views/bots.js';
 
 export type RouteList = [pattern: string, methods: RouteSpec][];
 
 export function buildRouter(): Router {
   const router = new Router();
-  for (const list of [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes]) {
+  for (const list of [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes]) {
     for (const [pattern, methods] of list) router.add(pattern, methods);
   }
   return router;

@@ -35,11 +35,32 @@ export async function activeUserIds(tx: Tx, realmId: number): Promise<number[]> 
   return rows.map((r) => r.id);
 }
 
+/** The user's email_address_visibility (1 everyone … 5 moderators); bots' addresses are always public. */
+export function emailVisibility(target: Pick<User, 'settings'> & { is_bot?: number }): number {
+  if (target.is_bot) return 1;
+  return (JSON.parse(target.settings || '{}') as { email_address_visibility?: number }).email_address_visibility ?? 1;
+}
+
+/** The organization's host name (`acme.example.com`), the domain of bot and dummy addresses. */
+export function realmHostName(externalUrl: string, realm: Pick<Realm, 'string_id'>): string {
+  const root = new URL(externalUrl).hostname;
+  return realm.string_id ? `${realm.string_id}.${root}` : root;
+}
+
+/**
+ * The API email (stored in users.email): the real address when everyone may see it, otherwise the
+ * dummy `user{id}@{host}`, so one value serves every viewer (messages, typing, mentions) and none
+ * learns a hidden address from it; delivery_email then carries the real one to those allowed.
+ */
+export function apiEmailFor(u: Pick<User, 'id' | 'delivery_email' | 'settings'> & { is_bot?: number }, host: string): string {
+  return emailVisibility(u) === 1 ? u.delivery_email : `user${u.id}@${host}`;
+}
+
 /** Whether a viewer may see another user's real email (self and administrators always may). */
-export function canSeeDeliveryEmail(viewer: Pick<User, 'id' | 'role'> | null, target: Pick<User, 'id' | 'settings'>): boolean {
+export function canSeeDeliveryEmail(viewer: Pick<User, 'id' | 'role'> | null, target: Pick<User, 'id' | 'settings'> & { is_bot?: number }): boolean {
   if (!viewer) return false;
   if (viewer.id === target.id || viewer.role <= Role.ADMINISTRATOR) return true;
-  const visibility = (JSON.parse(target.settings || '{}') as { email_address_visibility?: number }).email_address_visibility ?? 1;
+  const visibility = emailVisibility(target);
   // 1 everyone, 2 members, 3 administrators (allowed above), 4 nobody, 5 moderators.
   switch (visibility) {
     case 1:

@@ -1,7 +1,7 @@
 // The one place a user row becomes an API user object (register, GET /users, realm_user events).
 import type { User } from '../store/schema.js';
 import { Role } from '../models/roles.js';
-import { avatarUrl } from './avatar.js';
+import { avatarInfo, avatarUrl } from './avatar.js';
 
 export interface UserPresentOptions {
   clientGravatar: boolean;
@@ -9,6 +9,8 @@ export interface UserPresentOptions {
   canSeeDeliveryEmail: boolean;
   /** Whether to include profile_data (custom profile fields). */
   includeProfileData?: boolean;
+  /** The user's custom profile field values (src/lib/profile-fields.ts realmProfileData). */
+  profileData?: Record<string, unknown>;
 }
 
 export const isoDate = (secs: number): string => new Date(secs * 1000).toISOString().replace('.000Z', '+00:00');
@@ -29,14 +31,11 @@ export function presentUser(u: User, opts: UserPresentOptions): Record<string, u
     bot_owner_id: u.is_bot ? u.bot_owner_id : null,
     role: u.role,
     timezone: u.timezone,
-    avatar_url: avatarUrl(
-      { userId: u.id, realmId: u.realm_id, email: u.email, source: u.avatar_source, version: u.avatar_version },
-      { clientGravatar: opts.clientGravatar },
-    ),
+    avatar_url: avatarUrl(avatarInfo(u), { clientGravatar: opts.clientGravatar }),
     avatar_version: u.avatar_version,
     is_imported_stub: u.is_imported_stub === 1,
   };
   if (u.is_deleted) out.is_deleted = true;
-  if (!u.is_bot && opts.includeProfileData !== false) out.profile_data = {};
+  if (!u.is_bot && opts.includeProfileData !== false) out.profile_data = opts.profileData ?? {};
   return out;
 }

@@ -7,6 +7,9 @@ import * as m003 from './migrations/003-settings.js';
 import * as m004 from './migrations/004-topics.js';
 import * as m005 from './migrations/005-drafts.js';
 import * as m006 from './migrations/006-reminders.js';
+import * as m007 from './migrations/007-user-admin.js';
+import * as m008 from './migrations/008-invitations.js';
+import * as m009 from './migrations/009-bots.js';
 
 interface Migration {
   name: string;
@@ -20,6 +23,9 @@ const MIGRATIONS: Migration[] = [
   { name: '004-topics', up: m004.up },
   { name: '005-drafts', up: m005.up },
   { name: '006-reminders', up: m006.up },
+  { name: '007-user-admin', up: m007.up },
+  { name: '008-invitations', up: m008.up },
+  { name: '009-bots', up: m009.up },
 ];
 
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

@@ -34,6 +34,10 @@ export interface UserTable {
   avatar_version: number;
   is_imported_stub: number;
   is_deleted: number;
+  /** The owner-only permission to change other users' emails (migration 008; set by the operator). */
+  can_change_user_emails: Generated<number>;
+  /** 1 until the first login of an API-created or imported account (migration 008). */
+  first_login_pending: Generated<number>;
   /** JSON object of personal settings that differ from the defaults in models/user-settings. */
   settings: string;
 }
@@ -298,7 +302,84 @@ export interface AlertWordTable {
   /** The word lower-cased: unique per user. */
   word_key: string;
 }
+/** A custom profile field of an organization (migration 008). */
+export interface CustomProfileFieldTable {
+  id: Generated<number>;
+  realm_id: number;
+  type: number;
+  name: string;
+  hint: string;
+  /** JSON text: the choices of a select field, the subtype of an external account; "" otherwise. */
+  field_data: string;
+  field_order: number;
+  display_in_profile_summary: number;
+  required: number;
+  editable_by_user: number;
+}
+
+export interface CustomProfileFieldValueTable {
+  user_id: number;
+  field_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
+/** One emailed invitation (migration 009); status 0 pending, 1 accepted, 2 revoked. */
+export interface InvitationTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string;
+  email_key: string;
+  /** SHA-256 of the one-time key in the emailed link. */
+  key_hash: string;
+  invited_by_id: number;
+  invited_at: number;
+  /** Null: never expires. */
+  expires_at: number | null;
+  invited_as: number;
+  /** JSON arrays of IDs. */
+  stream_ids: string;
+  group_ids: string;
+  include_realm_default_subscriptions: number;
+  notify_referrer_on_join: number;
+  welcome_message_custom_text: string | null;
+  status: number;
+  accepted_user_id: number | null;
+}
+
+/** A channel's email-gateway address for one (creator, sender) pair; the token is the secret. */
+export interface ChannelEmailAddressTable {
+  id: Generated<number>;
+  realm_id: number;
+  stream_id: number;
+  creator_id: number;
+  sender_id: number;
+  email_token: string;
+  date_created: number;
+}
+
+/** A user's completed authorization with the video-call provider. */
+export interface VideoCallTokenTable {
+  user_id: number;
+  provider: string;
+  token: string;
+  created_at: number;
+}
+/** A bot's default channels (migration 010); no row means none. */
+export interface BotSettingsTable {
+  user_id: number;
+  default_sending_stream_id: number | null;
+  default_events_register_stream_id: number | null;
+  default_all_public_streams: Generated<number>;
+}
+
 export interface DB {
+  bot_settings: BotSettingsTable;
+  invitations: InvitationTable;
+  channel_email_addresses: ChannelEmailAddressTable;
+  video_call_tokens: VideoCallTokenTable;
+  custom_profile_fields: CustomProfileFieldTable;
+  custom_profile_field_values: CustomProfileFieldValueTable;
   drafts: DraftTable;
   saved_snippets: SavedSnippetTable;
   navigation_views: NavigationViewTable;

@@ -3,7 +3,7 @@ import type { RouteList } from '../http/routes.js';
 import { authed } from '../http/handlers.js';
 import { badRequest } from '../http/errors.js';
 import { doAddReaction, doRemoveReaction } from '../actions/reactions.js';
-import { parseReactionType, resolveEmojiForAdd, resolveEmojiForRemove } from '../lib/emoji/resolve.js';
+import { loadCustomEmoji, parseReactionType, resolveEmojiForAdd, resolveEmojiForRemove } from '../lib/emoji/resolve.js';
 
 function messageIdOf(req: { pathParams: Record<string, string> }): number {
   const id = Number(req.pathParams.message_id);
@@ -20,13 +20,15 @@ const addReaction = authed(async (req) => {
     if (code !== undefined || type !== undefined) throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
     p.reqStr('emoji_name');
   }
-  await doAddReaction(req.app, req.realm, req.user, messageIdOf(req), resolveEmojiForAdd(name!, code, type));
+  const custom = await req.app.store.read((tx) => loadCustomEmoji(tx, req.realm.id));
+  await doAddReaction(req.app, req.realm, req.user, messageIdOf(req), resolveEmojiForAdd(name!, code, type, custom));
   return {};
 });
 
 const removeReaction = authed(async (req) => {
   const p = req.params;
-  const { emojiCode, reactionType } = resolveEmojiForRemove(p.str('emoji_name'), p.str('emoji_code'), parseReactionType(p.str('reaction_type')));
+  const custom = await req.app.store.read((tx) => loadCustomEmoji(tx, req.realm.id));
+  const { emojiCode, reactionType } = resolveEmojiForRemove(p.str('emoji_name'), p.str('emoji_code'), parseReactionType(p.str('reaction_type')), custom);
   await doRemoveReaction(req.app, req.realm, req.user, messageIdOf(req), emojiCode, reactionType);
   return {};
 });

@@ -12,6 +12,10 @@ import { accessibleUserIds, canSeeDeliveryEmail, userByEmail, userById } from '.
 import { checkPassword } from '../lib/secrets.js';
 import { doCreateUser } from '../actions/users.js';
 import { doCreateBot } from '../actions/bots.js';
+import { administrableBots, botConfigs } from '../lib/bots.js';
+import { presentBot } from '../presenters/bot.js';
+import { doRecordLogin } from '../actions/user-admin.js';
+import { realmProfileData, type ProfileData } from '../lib/profile-fields.js';
 import { maxMessageIdFor } from '../lib/messages/unread.js';
 
 const getOwnUser = authed(async (req) => {
@@ -20,8 +24,8 @@ const getOwnUser = authed(async (req) => {
   return { ...presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: true }), max_message_id: max };
 });
 
-function presentFor(req: AuthedRequest, u: User, includeProfile: boolean, clientGravatar: boolean): Record<string, unknown> {
-  return presentUser(u, { clientGravatar, canSeeDeliveryEmail: canSeeDeliveryEmail(req.user, u), includeProfileData: includeProfile });
+function presentFor(req: AuthedRequest, u: User, includeProfile: boolean, clientGravatar: boolean, profiles?: Map<number, ProfileData>): Record<string, unknown> {
+  return presentUser(u, { clientGravatar, canSeeDeliveryEmail: canSeeDeliveryEmail(req.user, u), includeProfileData: includeProfile, profileData: profiles?.get(u.id) });
 }
 
 const getUsers = authed(async (req) => {
@@ -38,7 +42,8 @@ const getUsers = authed(async (req) => {
       const found = new Set(rows.filter((r) => !access || access.has(r.id)).map((r) => r.id));
       for (const id of userIds) if (!found.has(id)) throw new ApiError(`Invalid user ID: ${id}`, 'BAD_REQUEST', 400);
     }
-    return rows.filter((r) => !access || access.has(r.id)).map((u) => presentFor(req, u, includeProfile, clientGravatar));
+    const profiles = includeProfile ? await realmProfileData(tx, req.realm.id, userIds ?? undefined) : undefined;
+    return rows.filter((r) => !access || access.has(r.id)).map((u) => presentFor(req, u, includeProfile, clientGravatar, profiles));
   });
   return { members };
 });
@@ -51,9 +56,9 @@ async function getOne(req: AuthedRequest, find: (tx: Tx) => Promise<User | undef
     const u = await find(tx);
     const access = u ? await accessibleUserIds(tx, req.realm, req.user) : null;
     if (!u || (access && !access.has(u.id))) throw badRequest('No such user');
-    return u;
+    return { u, profiles: includeProfile ? await realmProfileData(tx, req.realm.id, [u.id]) : undefined };
   });
-  return { user: presentFor(req, user, includeProfile, clientGravatar) };
+  return { user: presentFor(req, user.u, includeProfile, clientGravatar, user.profiles) };
 }
 
 const getUserById = authed(async (req) => {
@@ -83,7 +88,7 @@ const createUser = authed(async (req) => {
   const email = p.reqStr('email');
   const password = p.reqStr('password');
   const fullName = p.reqStr('full_name');
-  const user = await doCreateUser(req.app, req.realm, { email, password, fullName, role: Role.MEMBER });
+  const user = await doCreateUser(req.app, req.realm, { email, password, fullName, role: Role.MEMBER, firstLoginPending: true });
   return { user_id: user.id };
 });
 
@@ -94,6 +99,25 @@ const createBot = authed(async (req) => {
   const botType = p.int('bot_type') ?? 1;
   const bot = await doCreateBot(req.app, req.realm, req.user, { fullName, shortName, botType });
   return { user_id: bot.id, api_key: bot.api_key, avatar_url: presentUser(bot, { clientGravatar: false, canSeeDeliveryEmail: true }).avatar_url };
+});
+
+// GET /bots: the bots the caller may administer (all for administrators), with their keys and defaults.
+const listBots = authed(async (req) => {
+  const bots = await req.app.store.read(async (tx) => {
+    const rows = await administrableBots(tx, req.realm, req.user);
+    const configs = await botConfigs(tx, rows.map((b) => b.id));
+    return rows.map((b) => ({
+      ...presentBot(b, configs.get(b.id)),
+      username: b.email,
+      full_name: b.full_name,
+      bot_type: b.bot_type,
+      bot_owner_id: b.bot_owner_id,
+      is_active: true,
+      api_key: b.api_key,
+      avatar_url: presentUser(b, { clientGravatar: false, canSeeDeliveryEmail: true }).avatar_url,
+    }));
+  });
+  return { bots };
 });
 
 const fetchApiKey = noAuth(async (req) => {
@@ -109,6 +133,8 @@ const fetchApiKey = noAuth(async (req) => {
   }
   if (!user.is_active) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
   if (req.realm.deactivated) throw new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401);
+  // The first login of an API-created account sets its date_joined (spec: User, FL 475).
+  await doRecordLogin(req.app, req.realm, user);
   return { api_key: user.api_key, email: user.email, user_id: user.id };
 });
 
@@ -117,6 +143,6 @@ export const routes: RouteList = [
   ['users', { GET: getUsers, POST: createUser }],
   ['users/{user_id:int}', { GET: getUserById }],
   ['users/{email}', { GET: getUserByEmail }],
-  ['bots', { POST: createBot }],
+  ['bots', { GET: listBots, POST: createBot }],
   ['fetch_api_key', { POST: fetchApiKey }],
 ];

@@ -74,7 +74,8 @@ export async function checkConsistency(
   }
   const state = normalize(before);
   if (params.include_subscribers === true) state.__include_subscribers = true;
-  applyEvents(state, structuredClone(events), { userId: client.userId, clientGravatar: params.client_gravatar !== false });
+  const capabilities = (typeof params.client_capabilities === 'string' ? JSON.parse(params.client_capabilities) : params.client_capabilities) as Record<string, boolean> | undefined;
+  applyEvents(state, structuredClone(events), { userId: client.userId, clientGravatar: params.client_gravatar !== false, capabilities });
   delete state.__include_subscribers;
   const fresh = normalize(await client.ok('POST', 'register', params));
   assert.deepEqual(state, fresh);

@@ -4,6 +4,7 @@ import type { Tx } from '../../store/store.js';
 import type { Message, Realm, User } from '../../store/schema.js';
 import type { DisplayRecipientUser, MessageDict, ReactionDict } from '../../presenters/message.js';
 import { dmParticipantsByRecipient } from './recipients.js';
+import { avatarInfo } from '../../presenters/avatar.js';
 
 export const MESSAGE_TYPE_STREAM = 1;
 export const MESSAGE_TYPE_PRIVATE = 2;
@@ -17,7 +18,7 @@ export async function buildMessageDicts(tx: Tx, realm: Pick<Realm, 'string_id'>,
   const streamIds = [...new Set(rows.map((r) => r.stream_id).filter((s): s is number => s !== null))];
   const messageIds = rows.map((r) => r.id);
   const [users, streams, reactions] = await Promise.all([
-    tx.selectFrom('users').select(['id', 'realm_id', 'email', 'full_name', 'avatar_source', 'avatar_version']).where('id', 'in', [...userIds]).execute(),
+    tx.selectFrom('users').select(['id', 'realm_id', 'email', 'delivery_email', 'full_name', 'avatar_source', 'avatar_version']).where('id', 'in', [...userIds]).execute(),
     streamIds.length ? tx.selectFrom('streams').select(['id', 'name']).where('id', 'in', streamIds).execute() : Promise.resolve([]),
     tx.selectFrom('reactions').selectAll().where('message_id', 'in', messageIds).orderBy('id').execute(),
   ]);
@@ -44,7 +45,7 @@ export async function buildMessageDicts(tx: Tx, realm: Pick<Realm, 'string_id'>,
   );
 }
 
-export type DictSender = Pick<User, 'id' | 'realm_id' | 'email' | 'full_name' | 'avatar_source' | 'avatar_version'>;
+export type DictSender = Pick<User, 'id' | 'realm_id' | 'email' | 'delivery_email' | 'full_name' | 'avatar_source' | 'avatar_version'>;
 
 /** One message row as a MessageDict, given what the row refers to (no queries). */
 export function messageDict(
@@ -65,7 +66,7 @@ export function messageDict(
     sender_email: sender.email,
     sender_full_name: sender.full_name,
     sender_realm_str: realm.string_id,
-    sender_avatar: { userId: sender.id, realmId: sender.realm_id, email: sender.email, source: sender.avatar_source, version: sender.avatar_version },
+    sender_avatar: avatarInfo(sender),
     display_recipient: displayRecipient,
     recipient_id: m.recipient_id,
     timestamp: m.date_sent,

@@ -12,8 +12,10 @@ import { streamStates } from './streams.js';
 import { messageStates } from './messages.js';
 import { userTopicState } from './topics.js';
 import { personalStates } from './personal.js';
+import { videoCallState } from './video-calls.js';
+import { customProfileFieldsState } from './profile-fields.js';
 
-export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates, userTopicState, remindersState, presenceState, realmEmojiState, realmLinkifiersState, ...personalStates];
+export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates, userTopicState, remindersState, presenceState, realmEmojiState, realmLinkifiersState, ...personalStates, videoCallState, customProfileFieldsState];
 
 /** Event types whose state register can fetch (unknown requested types are ignored, as the spec says). */
 export const FETCHABLE_TYPES: ReadonlySet<string> = new Set(STATE_FETCHERS.flatMap((f) => f.types));

@@ -12,9 +12,11 @@ type Visible = { stream: Stream; sub: Subscription | undefined }[];
 
 /** The channels a viewer sees: their visible channels, or the web-public ones for a spectator. */
 async function viewerStreams(ctx: StateContext): Promise<Visible> {
-  if (ctx.user) return visibleStreams(ctx.tx, ctx.user);
+  // Archived channels only for clients that declared archived_channels (the original, FL 315).
+  const withArchived = ctx.opts.capabilities.archived_channels === true;
+  if (ctx.user) return (await visibleStreams(ctx.tx, ctx.user)).filter((v) => withArchived || !v.stream.is_archived);
   const rows = await ctx.tx.selectFrom('streams').selectAll().where('realm_id', '=', ctx.realm.id).where('is_web_public', '=', 1).orderBy('id').execute();
-  return rows.map((stream) => ({ stream, sub: undefined }));
+  return rows.filter((stream) => withArchived || !stream.is_archived).map((stream) => ({ stream, sub: undefined }));
 }
 
 /** Subscriber fields for one channel under include_subscribers (true, false or partial). */

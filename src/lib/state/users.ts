@@ -1,8 +1,10 @@
 // Register state for realm_user: every user the viewer may see, and the viewer's own identity.
 import type { StateFetcher } from './context.js';
 import { presentUser } from '../../presenters/user.js';
-import { canSeeDeliveryEmail } from '../users.js';
-import { avatarUrl } from '../../presenters/avatar.js';
+import { accessibleUserIds, canSeeDeliveryEmail } from '../users.js';
+import { unknownUser } from '../../models/unknown-user.js';
+import { realmProfileData } from '../profile-fields.js';
+import { avatarInfo, avatarUrl } from '../../presenters/avatar.js';
 import { Role } from '../../models/roles.js';
 
 export const realmUserState: StateFetcher = {
@@ -10,18 +12,24 @@ export const realmUserState: StateFetcher = {
   async fetch({ tx, realm, user, opts }) {
     const rows = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
     const avatarOptional = opts.capabilities.user_avatar_url_field_optional === true;
+    const profiles = await realmProfileData(tx, realm.id);
     const present = (u: (typeof rows)[number]) => {
-      const p = presentUser(u, { clientGravatar: opts.clientGravatar, canSeeDeliveryEmail: canSeeDeliveryEmail(user, u) });
-      if (avatarOptional && u.avatar_source === 'G' && opts.clientGravatar) delete p.avatar_url;
+      const p = presentUser(u, { clientGravatar: opts.clientGravatar, canSeeDeliveryEmail: canSeeDeliveryEmail(user, u), profileData: profiles.get(u.id) });
+      if (avatarOptional && p.avatar_url === null) delete p.avatar_url;
       return p;
     };
+    // A restricted viewer (can_access_all_users_group) gets only the users they may access; with
+    // user_list_incomplete the rest are left out, otherwise each is an "Unknown user" placeholder.
+    const access = user ? await accessibleUserIds(tx, realm, user) : null;
+    const shown = access ? rows.filter((u) => access.has(u.id)) : rows;
+    const placeholders = access && opts.capabilities.user_list_incomplete !== true ? rows.filter((u) => !access.has(u.id)).map((u) => unknownUser(u.id)) : [];
     const out: Record<string, unknown> = {
-      realm_users: rows.filter((u) => u.is_active).map(present),
-      realm_non_active_users: rows.filter((u) => !u.is_active).map(present),
+      realm_users: [...shown.filter((u) => u.is_active).map(present), ...placeholders].sort((a, b) => (a.user_id as number) - (b.user_id as number)),
+      realm_non_active_users: shown.filter((u) => !u.is_active).map(present),
       cross_realm_bots: [],
     };
     if (user) {
-      const avatar = { userId: user.id, realmId: user.realm_id, email: user.email, source: user.avatar_source, version: user.avatar_version };
+      const avatar = avatarInfo(user);
       Object.assign(out, {
         avatar_source: user.avatar_source,
         avatar_url: avatarUrl(avatar, { clientGravatar: false }),

@@ -1,0 +1,102 @@
+// Who may access whom under can_access_all_users_group, and the realm_user events that keep
+// restricted users' user lists right (placeholders, gained and lost access, filtered updates).
+import type { Tx } from '../store/store.js';
+import type { Realm, User } from '../store/schema.js';
+import { SYSTEM_GROUPS, roleInSystemGroup, type SystemGroupName } from '../models/system-groups.js';
+import { UNKNOWN_USER_NAME } from '../models/unknown-user.js';
+import { presentUser } from '../presenters/user.js';
+import { groupMemberIds } from './groups.js';
+import { realmSettings } from './realm-settings.js';
+import { accessibleUserIds, canSeeDeliveryEmail } from './users.js';
+
+/** An event for some users (the shape actions publish). */
+export interface AccessEvent {
+  users: number[];
+  event: { type: string; [key: string]: unknown };
+  unlessCapability?: string;
+}
+
+/** Active people outside can_access_all_users_group (bots are never limited); null when the organization limits nobody. */
+export async function restrictedUsers(tx: Tx, realm: Realm): Promise<User[] | null> {
+  const groupId = realmSettings(realm).can_access_all_users_group;
+  if (typeof groupId !== 'number') return null;
+  const group = await tx.selectFrom('user_groups').select(['name', 'is_system_group']).where('id', '=', groupId).where('realm_id', '=', realm.id).executeTakeFirst();
+  const people = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('is_active', '=', 1).where('is_bot', '=', 0).orderBy('id').execute();
+  if (group?.is_system_group && group.name && (SYSTEM_GROUPS as readonly string[]).includes(group.name)) {
+    return people.filter((u) => !roleInSystemGroup(u.role, group.name as SystemGroupName));
+  }
+  const members = new Set(group ? await groupMemberIds(tx, groupId) : []);
+  return people.filter((u) => !members.has(u.id));
+}
+
+/** Each restricted user's accessible set, taken before a change (subscriptions) that may alter it. */
+export interface AccessSnapshot {
+  viewers: User[];
+  access: Map<number, Set<number>>;
+}
+
+export async function accessSnapshot(tx: Tx, realm: Realm): Promise<AccessSnapshot | null> {
+  const viewers = await restrictedUsers(tx, realm);
+  if (!viewers?.length) return null;
+  const access = new Map<number, Set<number>>();
+  for (const v of viewers) access.set(v.id, (await accessibleUserIds(tx, realm, v)) ?? new Set());
+  return { viewers, access };
+}
+
+/**
+ * After the change: realm_user add (the full user) for each user a restricted user gained access
+ * to, and realm_user remove for each they lost (clients without user_list_incomplete then show the
+ * "Unknown user" placeholder), as the original does since feature level 228.
+ */
+export async function accessChangeEvents(tx: Tx, realm: Realm, before: AccessSnapshot | null): Promise<AccessEvent[]> {
+  if (!before) return [];
+  const out: AccessEvent[] = [];
+  for (const viewer of before.viewers) {
+    const was = before.access.get(viewer.id)!;
+    const now = (await accessibleUserIds(tx, realm, viewer)) ?? new Set<number>();
+    const gained = [...now].filter((id) => !was.has(id)).sort((a, b) => a - b);
+    const lost = [...was].filter((id) => !now.has(id)).sort((a, b) => a - b);
+    if (gained.length) {
+      const rows = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('id', 'in', gained).orderBy('id').execute();
+      for (const u of rows) {
+        out.push({ users: [viewer.id], event: { type: 'realm_user', op: 'add', person: presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: canSeeDeliveryEmail(viewer, u) }) } });
+      }
+    }
+    for (const id of lost) out.push({ users: [viewer.id], event: { type: 'realm_user', op: 'remove', person: { user_id: id, full_name: UNKNOWN_USER_NAME } } });
+  }
+  return out;
+}
+
+/** The viewers (of `viewerIds`) who may not access `targetId`: they get no updates about that user. */
+export async function viewersWithoutAccess(tx: Tx, realm: Realm, targetId: number, viewerIds: number[]): Promise<Set<number>> {
+  const blocked = new Set<number>();
+  const restricted = await restrictedUsers(tx, realm);
+  if (!restricted) return blocked;
+  const wanted = new Set(viewerIds);
+  for (const v of restricted) {
+    if (v.id === targetId || !wanted.has(v.id)) continue;
+    const access = await accessibleUserIds(tx, realm, v);
+    if (access && !access.has(targetId)) blocked.add(v.id);
+  }
+  return blocked;
+}
+
+/** `viewerIds` without those who may not access `targetId`. */
+export async function viewersWithAccess(tx: Tx, realm: Realm, targetId: number, viewerIds: number[]): Promise<number[]> {
+  const blocked = await viewersWithoutAccess(tx, realm, targetId, viewerIds);
+  return blocked.size ? viewerIds.filter((id) => !blocked.has(id)) : viewerIds;
+}
+
+/** Drops, from realm_user update events, the restricted recipients who may not access the updated user. */
+export async function dropInaccessibleRecipients(tx: Tx, realm: Realm, events: AccessEvent[]): Promise<void> {
+  if (!events.some((e) => e.event.type === 'realm_user' && e.event.op === 'update')) return;
+  const restricted = await restrictedUsers(tx, realm);
+  if (!restricted?.length) return;
+  const access = new Map<number, Set<number>>();
+  for (const v of restricted) access.set(v.id, (await accessibleUserIds(tx, realm, v)) ?? new Set());
+  for (const e of events) {
+    if (e.event.type !== 'realm_user' || e.event.op !== 'update') continue;
+    const target = (e.event.person as { user_id: number }).user_id;
+    e.users = e.users.filter((id) => access.get(id)?.has(target) ?? true);
+  }
+}

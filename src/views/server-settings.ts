@@ -1,0 +1,95 @@
+// Unauthenticated server information (GET /server_settings) and JWT login (POST /jwt/fetch_api_key).
+import { createHash } from 'node:crypto';
+import type { RouteList } from '../http/routes.js';
+import { noAuth } from '../http/handlers.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { FEATURE_LEVEL, SERVICE_VERSION } from '../models/limits.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { realmUrl } from '../lib/state/realm.js';
+import { renderMessage } from '../lib/markdown/index.js';
+import { renderContextFrom } from '../lib/markdown/context.js';
+import { JwtError, verifyJwt } from '../lib/jwt.js';
+import { canSeeDeliveryEmail, userByEmail } from '../lib/users.js';
+import { presentUser } from '../presenters/user.js';
+import { doRecordLogin } from '../actions/user-admin.js';
+
+/**
+ * authentication_methods: the original's keys, then the spec's neutral names for the same six
+ * external providers. Parley has password (email) login only; JWT is not one of these keys.
+ */
+const EXTERNAL_PROVIDERS: [original: string, neutral: string][] = [
+  ['github', 'provider_a'],
+  ['azuread', 'provider_b'],
+  ['gitlab', 'provider_c'],
+  ['apple', 'provider_d'],
+  ['google', 'provider_e'],
+  ['discord', 'provider_f'],
+];
+
+export function authenticationMethods(): Record<string, boolean> {
+  const out: Record<string, boolean> = { password: true, dev: false, email: true, ldap: false, remoteuser: false, saml: false, 'openid connect': false };
+  for (const [original, neutral] of EXTERNAL_PROVIDERS) {
+    out[original] = false;
+    out[neutral] = false;
+  }
+  return out;
+}
+
+const serverSettings = noAuth(async (req) => {
+  const realm = req.realm;
+  const url = realmUrl(req.app.config.externalUrl, realm.string_id);
+  return {
+    authentication_methods: authenticationMethods(),
+    external_authentication_methods: [],
+    service_feature_level: FEATURE_LEVEL,
+    service_version: SERVICE_VERSION,
+    service_merge_base: SERVICE_VERSION,
+    zulip_feature_level: FEATURE_LEVEL,
+    zulip_version: SERVICE_VERSION,
+    zulip_merge_base: SERVICE_VERSION,
+    push_notifications_enabled: false,
+    is_incompatible: false,
+    email_auth_enabled: true,
+    require_email_format_usernames: true,
+    realm_uri: url,
+    realm_url: url,
+    realm_name: realm.name,
+    // No uploaded icons yet: the generated icon of the organization's name, as the original's default.
+    realm_icon: `https://secure.gravatar.com/avatar/${createHash('md5').update(realm.string_id).digest('hex')}?d=identicon`,
+    realm_description: realm.description ? renderMessage(realm.description, renderContextFrom([])).html : '',
+    realm_web_public_access_enabled: realmSettings(realm).enable_spectator_access === true,
+  };
+});
+
+const jwtFetchApiKey = noAuth(async (req) => {
+  const p = req.params;
+  const config = req.app.config.jwtKeys.get(req.realm.string_id);
+  if (!config) throw badRequest('JWT authentication is not enabled for this organization');
+  const token = p.str('token');
+  if (!token) throw badRequest('No JSON web token passed in request');
+  const includeProfile = p.bool('include_profile', false);
+  let claims: Record<string, unknown>;
+  try {
+    claims = verifyJwt(token, config, req.app.clock.now());
+  } catch (err) {
+    if (err instanceof JwtError) throw badRequest(err.message);
+    throw err;
+  }
+  if (typeof claims.email !== 'string') throw badRequest('No email specified in JSON web token claims');
+  const found = await userByEmail(req.app.store.db, req.realm.id, claims.email);
+  // The token names a real address: only the account with that delivery email matches.
+  if (!found || found.delivery_email.toLowerCase() !== claims.email.trim().toLowerCase() || found.is_bot) {
+    throw new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401);
+  }
+  if (!found.is_active) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
+  if (req.realm.deactivated) throw new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401);
+  const user = await doRecordLogin(req.app, req.realm, found);
+  const out: Record<string, unknown> = { api_key: user.api_key, email: user.delivery_email };
+  if (includeProfile) out.user = presentUser(user, { clientGravatar: false, canSeeDeliveryEmail: canSeeDeliveryEmail(user, user), includeProfileData: false });
+  return out;
+});
+
+export const routes: RouteList = [
+  ['server_settings', { GET: serverSettings }],
+  ['jwt/fetch_api_key', { POST: jwtFetchApiKey }],
+];
