@@ -117,3 +117,21 @@ test('malformed bodies and headers get 4xx JSON errors', async () => {
   assert.equal(badMultipart.status, 400);
   assert.equal(badMultipart.body.result, 'error');
 });
+
+test('PARLEY_LOG_REQUESTS=1 logs one line per request', async () => {
+  const logged = await startTestServer({ env: { PARLEY_LOG_REQUESTS: '1' } });
+  const lines: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    await logged.owner.get('users/me');
+    await new Promise((r) => setTimeout(r, 20));
+  } finally {
+    process.stderr.write = write;
+    await logged.close();
+  }
+  assert.ok(lines.some((l) => / GET \/api\/v1\/users\/me 200 [\d.]+ms/.test(l)), lines.join(''));
+});

@@ -94,8 +94,18 @@ function clientNameOf(req: IncomingMessage): string {
   return m ? m[1].slice(0, 30) : 'API';
 }
 
+/** PARLEY_LOG_REQUESTS=1: one line per request on stderr, written when the response finishes. */
+function logWhenDone(req: IncomingMessage, res: ServerResponse): void {
+  const start = performance.now();
+  res.once('finish', () => {
+    const path = (req.url ?? '/').split('?')[0];
+    process.stderr.write(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms\n`);
+  });
+}
+
 export function createRequestHandler(app: AppContext, router: Router, onUnexpected: (err: unknown) => void) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (app.config.logRequests) logWhenDone(req, res);
     try {
       const { pathname, query } = splitTarget(req.url ?? '/');
       if (!pathname.startsWith(API_PREFIX)) {
