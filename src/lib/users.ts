@@ -96,3 +96,19 @@ export async function accessibleUserIds(tx: Tx, realm: Realm, viewer: User): Pro
   for (const p of peers) ids.add(p.user_id);
   return ids;
 }
+
+/**
+ * The user an email names, as a viewer may use it: a dummy address (user<ID>@<host>) names a user
+ * by ID whatever their email visibility; a real address finds only a user whose address the viewer
+ * may see.
+ */
+export async function userByEmailFor(tx: Tx, viewer: User, email: string): Promise<User | undefined> {
+  const dummy = /^user(\d+)@/i.exec(email);
+  if (dummy) {
+    const u = await userById(tx, viewer.realm_id, Number(dummy[1]));
+    if (u) return u;
+  }
+  const u = await userByEmail(tx, viewer.realm_id, email);
+  if (u && u.email.toLowerCase() !== email.trim().toLowerCase() && !canSeeDeliveryEmail(viewer, u)) return undefined;
+  return u;
+}

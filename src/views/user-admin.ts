@@ -7,7 +7,7 @@ import { authed } from '../http/handlers.js';
 import { badRequest } from '../http/errors.js';
 import { invalidParam, toInt, vObject } from '../http/params.js';
 import { ROLE_CODES, Role, isAdminRole } from '../models/roles.js';
-import { canSeeDeliveryEmail, userByEmail, userById } from '../lib/users.js';
+import { userById, userByEmailFor } from '../lib/users.js';
 import { FIELD_TYPE_NAMES, presentField, realmFields, type ProfileDataUpdate } from '../lib/profile-fields.js';
 import { doUpdateUser, mustBeAdmin, type UserChanges } from '../actions/user-admin.js';
 import { DEACTIVATION_ACTIONS, doDeactivateUser, doReactivateUser, type DeactivationActions } from '../actions/user-deactivate.js';
@@ -85,17 +85,7 @@ const updateById = authed(async (req) => {
 
 const updateByEmail = authed(async (req) => {
   const email = req.pathParams.email;
-  return update(req, async (tx) => {
-    // Dummy addresses (user<ID>@<host>) name a user by ID whatever their email visibility.
-    const dummy = /^user(\d+)@/i.exec(email);
-    if (dummy) {
-      const u = await userById(tx, req.realm.id, Number(dummy[1]));
-      if (u) return u;
-    }
-    const u = await userByEmail(tx, req.realm.id, email);
-    if (u && u.email.toLowerCase() !== email.trim().toLowerCase() && !canSeeDeliveryEmail(req.user, u)) return undefined;
-    return u;
-  });
+  return update(req, (tx) => userByEmailFor(tx, req.user, email));
 });
 
 const deactivate = authed(async (req) => {

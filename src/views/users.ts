@@ -8,7 +8,7 @@ import { ApiError, badRequest } from '../http/errors.js';
 import { toInt, vIntList } from '../http/params.js';
 import { Role } from '../models/roles.js';
 import { presentUser } from '../presenters/user.js';
-import { accessibleUserIds, canSeeDeliveryEmail, userByEmail, userById } from '../lib/users.js';
+import { accessibleUserIds, canSeeDeliveryEmail, userByEmail, userById, userByEmailFor } from '../lib/users.js';
 import { checkPassword } from '../lib/secrets.js';
 import { doCreateUser } from '../actions/users.js';
 import { doCreateBot } from '../actions/bots.js';
@@ -68,18 +68,7 @@ const getUserById = authed(async (req) => {
 
 const getUserByEmail = authed(async (req) => {
   const email = req.pathParams.email;
-  return getOne(req, async (tx) => {
-    // Dummy addresses (user<ID>@<host>) name a user by ID whatever their email visibility.
-    const dummy = /^user(\d+)@/i.exec(email);
-    if (dummy) {
-      const u = await userById(tx, req.realm.id, Number(dummy[1]));
-      if (u) return u;
-    }
-    const u = await userByEmail(tx, req.realm.id, email);
-    // A real address only finds a user whose address the requester may see.
-    if (u && u.email.toLowerCase() !== email.trim().toLowerCase() && !canSeeDeliveryEmail(req.user, u)) return undefined;
-    return u;
-  });
+  return getOne(req, (tx) => userByEmailFor(tx, req.user, email));
 });
 
 const createUser = authed(async (req) => {
