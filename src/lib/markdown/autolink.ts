@@ -1,6 +1,7 @@
 // Bare URLs and e-mail addresses in text become links, with the original's boundaries: known TLDs only,
 // balanced parentheses (six deep at most), trailing punctuation left out, nothing glued to other text.
-import type { StateCore, Token } from 'markdown-it';
+import type { StateCore } from 'markdown-it';
+import { linkTextMatches } from './text-links.js';
 
 // Two-letter country TLDs, except .md and .py, which are far more often file names.
 const CC =
@@ -85,35 +86,5 @@ export function findUrls(text: string): UrlMatch[] {
 /** Core rule: splits text tokens outside links at bare URLs. */
 export function autolink(state: StateCore): void {
   const validate = state.md.validateLink;
-  for (const block of state.tokens) {
-    if (block.type !== 'inline' || !block.children) continue;
-    const out: Token[] = [];
-    let linkDepth = 0;
-    for (const tok of block.children) {
-      if (tok.type === 'link_open') linkDepth++;
-      if (tok.type === 'link_close') linkDepth--;
-      const found = tok.type === 'text' && linkDepth === 0 ? findUrls(tok.content).filter((m) => validate(m.href)) : [];
-      if (!found.length) {
-        out.push(tok);
-        continue;
-      }
-      let pos = 0;
-      for (const m of found) {
-        if (m.start > pos) out.push(text(state, tok.content.slice(pos, m.start)));
-        const open = new state.Token('link_open', 'a', 1);
-        open.attrs = [['href', m.href]];
-        open.markup = 'linkify';
-        out.push(open, text(state, m.text), new state.Token('link_close', 'a', -1));
-        pos = m.end;
-      }
-      if (pos < tok.content.length) out.push(text(state, tok.content.slice(pos)));
-    }
-    block.children = out;
-  }
-}
-
-function text(state: StateCore, content: string): Token {
-  const t = new state.Token('text', '', 0);
-  t.content = content;
-  return t;
+  linkTextMatches(state, (text) => findUrls(text).filter((m) => validate(m.href)), 'linkify');
 }

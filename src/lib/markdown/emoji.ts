@@ -3,6 +3,7 @@ import type { MarkdownIt, StateCore, StateInline, Token } from 'markdown-it';
 import { unicodeCodeOfName, unicodeNameOfCode } from '../emoji/unicode.js';
 import { SERVICE_EXTRA_EMOJI } from '../emoji/resolve.js';
 import type { RenderContext } from './context.js';
+import { textToken as text } from './text-links.js';
 
 
 interface EmojiMeta {
@@ -113,12 +114,6 @@ function textEmoji(state: StateCore): void {
     }
     block.children = out;
   }
-}
-
-function text(state: StateCore, content: string): Token {
-  const t = new state.Token('text', '', 0);
-  t.content = content;
-  return t;
 }
 
 function emojiHtml(e: EmojiMeta, esc: (s: string) => string): string {

@@ -1,5 +1,6 @@
 // Organization linkifiers (pattern → URL template): compiled once, applied to message text and to topics.
-import type { StateCore, Token } from 'markdown-it';
+import type { StateCore } from 'markdown-it';
+import { linkTextMatches } from './text-links.js';
 import type { RenderContext } from './context.js';
 
 /** A linkifier as the API stores it: a Python-flavored regex and an RFC 6570 URL template. */
@@ -78,35 +79,5 @@ export function linkifierMatches(text: string, linkifiers: CompiledLinkifier[]):
 export function applyLinkifiers(state: StateCore): void {
   const ctx = (state.env as { ctx: RenderContext }).ctx;
   if (!ctx.linkifiers.length) return;
-  for (const block of state.tokens) {
-    if (block.type !== 'inline' || !block.children) continue;
-    const out: Token[] = [];
-    let linkDepth = 0;
-    for (const tok of block.children) {
-      if (tok.type === 'link_open') linkDepth++;
-      if (tok.type === 'link_close') linkDepth--;
-      const matches = tok.type === 'text' && linkDepth === 0 ? linkifierMatches(tok.content, ctx.linkifiers) : [];
-      if (!matches.length) {
-        out.push(tok);
-        continue;
-      }
-      let pos = 0;
-      for (const m of matches) {
-        if (m.start > pos) out.push(textToken(state, tok.content.slice(pos, m.start)));
-        const open = new state.Token('link_open', 'a', 1);
-        open.attrs = [['href', m.url]];
-        open.markup = 'linkifier';
-        out.push(open, textToken(state, m.text), new state.Token('link_close', 'a', -1));
-        pos = m.end;
-      }
-      if (pos < tok.content.length) out.push(textToken(state, tok.content.slice(pos)));
-    }
-    block.children = out;
-  }
-}
-
-function textToken(state: StateCore, content: string): Token {
-  const t = new state.Token('text', '', 0);
-  t.content = content;
-  return t;
+  linkTextMatches(state, (text) => linkifierMatches(text, ctx.linkifiers).map((m) => ({ ...m, href: m.url })), 'linkifier');
 }
