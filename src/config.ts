@@ -43,6 +43,14 @@ export interface Config {
   videoBaseUrl: string;
   /** JWT login per organization subdomain (PARLEY_JWT_KEYS: {"sub": {"key", "algorithms"}}); empty: off. */
   jwtKeys: Map<string, JwtKeyConfig>;
+  /** Largest avatar image POST /users/me/avatar accepts, in MiB (max_avatar_file_size_mib in /register). */
+  maxAvatarFileSizeMib: number;
+  /** Largest file POST /user_uploads accepts, in MiB (max_file_upload_size_mib in /register). */
+  maxFileUploadSizeMib: number;
+  /** Total upload bytes per organization, in MiB; 0 means no quota. */
+  uploadQuotaMib: number;
+  /** Seconds a temporary (signed) upload URL stays valid. */
+  signedUploadUrlSecs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -79,11 +87,15 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     deleteTopicBudgetMs: intFrom(env.PARLEY_DELETE_TOPIC_BUDGET_MS, 10_000, 'PARLEY_DELETE_TOPIC_BUDGET_MS'),
     deleteTopicBatchSize: Math.max(1, intFrom(env.PARLEY_DELETE_TOPIC_BATCH_SIZE, 1000, 'PARLEY_DELETE_TOPIC_BATCH_SIZE')),
     jwtKeys: parseJwtKeys(env.PARLEY_JWT_KEYS ?? ''),
+    maxAvatarFileSizeMib: Math.max(1, intFrom(env.PARLEY_MAX_AVATAR_FILE_SIZE_MIB, 5, 'PARLEY_MAX_AVATAR_FILE_SIZE_MIB')),
     invitationValidityMinutes: Math.max(1, intFrom(env.PARLEY_INVITATION_LINK_VALIDITY_MINUTES, 14400, 'PARLEY_INVITATION_LINK_VALIDITY_MINUTES')),
     invitationsPerDay: intFrom(env.PARLEY_INVITATIONS_PER_DAY, 100, 'PARLEY_INVITATIONS_PER_DAY'),
     emailGatewayDomain: env.PARLEY_EMAIL_GATEWAY_DOMAIN ?? '',
     videoBaseUrl: (env.PARLEY_VIDEO_BASE_URL ?? '').replace(/\/+$/, ''),
     // Setting a base URL is enough to enable the built-in provider.
     videoProvider: env.PARLEY_VIDEO_PROVIDER ?? (env.PARLEY_VIDEO_BASE_URL ? 'meeting-url' : ''),
+    maxFileUploadSizeMib: intFrom(env.PARLEY_MAX_FILE_UPLOAD_SIZE_MIB, 25, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB'),
+    uploadQuotaMib: intFrom(env.PARLEY_UPLOAD_QUOTA_MIB, 0, 'PARLEY_UPLOAD_QUOTA_MIB'),
+    signedUploadUrlSecs: Math.max(1, intFrom(env.PARLEY_SIGNED_UPLOAD_URL_SECS, 60, 'PARLEY_SIGNED_UPLOAD_URL_SECS')),
   };
 }

@@ -9,6 +9,8 @@ import { applyEvents } from '../src/events/apply.js';
 import { EVENT_TYPES } from '../src/events/types.js';
 import { changeEmail, RenamableClient } from './helpers/settings.js';
 import { uploadEmoji } from './helpers/emoji.js';
+import { uploadAvatar } from './helpers/avatars.js';
+import sharp from 'sharp';
 
 let s: TestServer;
 let kim: Client;
@@ -360,6 +362,16 @@ test('user administration: role, name, profile fields, deactivation with actions
   const created = await s.owner.ok('POST', 'users', { email: 'first.login@example.com', password: 'first-password', full_name: 'First Login' });
   assert.ok(created.user_id);
   await checkConsistency(watcher, () => s.owner.ok('POST', 'fetch_api_key', { username: 'first.login@example.com', password: 'first-password' }, { auth: null }), { expect: ['realm_user'] });
+});
+
+test('realm_user avatar form: upload and delete, seen by the user and by others, with and without client_gravatar', async () => {
+  const ava = await s.user('Ava Consistent');
+  const image = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
+  await checkConsistency(ava, () => uploadAvatar(ava, image), { expect: ['realm_user'] });
+  await checkConsistency(kim, () => uploadAvatar(ava, image), { register: { client_gravatar: true }, expect: ['realm_user'] });
+  await checkConsistency(kim, () => ava.ok('DELETE', 'users/me/avatar'), { register: { client_gravatar: true }, expect: ['realm_user'] });
+  await checkConsistency(ava, () => uploadAvatar(ava, image), { register: LEGACY, expect: ['realm_user'] });
+  await checkConsistency(ava, () => ava.ok('DELETE', 'users/me/avatar'), { expect: ['realm_user'] });
 });
 
 test('every event type has an events-consistency case', () => {

@@ -21,6 +21,7 @@ import { isSubscribed, subscriberIds } from '../lib/stream-access.js';
 import { byFlags, refreshFirstMessageIds } from './messages-common.js';
 import { lowerFloors } from '../lib/messages/unread.js';
 import type { Dialect } from '../store/dialect.js';
+import { linkAttachments } from '../lib/uploads.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -72,6 +73,8 @@ export async function doUpdateMessage(app: AppContext, realm: Realm, user: User,
     if (stream) Object.assign(event, { stream_id: stream.id, stream_name: stream.name });
     if (content !== undefined && rendered) {
       await applyContentEdit(tx, user, message, content, rendered, now, move);
+      // Links are added, never dropped: earlier versions stay readable in the edit history.
+      if (content.includes('/user_uploads/')) await linkAttachments(tx, user, message.id, content);
       Object.assign(event, {
         orig_content: message.content,
         orig_rendered_content: message.rendered_content,

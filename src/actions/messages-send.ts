@@ -9,6 +9,7 @@ import { FLAG_BITS } from '../models/flags.js';
 import { missing } from '../http/params.js';
 import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
 import { normalizeContent } from '../lib/messages/content.js';
+import { linkAttachments } from '../lib/uploads.js';
 import { checkCanSendToStream, requireStream } from '../lib/messages/access.js';
 import { getOrCreateDmRecipient, resolveDmParticipants } from '../lib/messages/recipients.js';
 import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
@@ -153,6 +154,8 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
         .execute();
     }
     await indexNewMessage(tx, dialect, id, topic, content);
+    // A substring test first: most messages link no upload and pay nothing more.
+    if (content.includes('/user_uploads/')) await linkAttachments(tx, sender, id, content);
 
     const outgoing: Outgoing[] = [];
     if (stream && stream.first_message_id === null) {

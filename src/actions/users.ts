@@ -16,6 +16,7 @@ import { viewersWithoutAccess } from '../lib/user-access.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
 import type { Dialect } from '../store/dialect.js';
 import { lockStreams, nextMessageId } from '../lib/messages/unread.js';
+import { defaultAvatarSource } from '../lib/avatars.js';
 
 export interface NewUserInput {
   email: string;
@@ -74,7 +75,7 @@ export async function insertUser(tx: Transaction<DB>, dialect: Dialect, realm: R
       bot_owner_id: input.isBot ? (input.botOwnerId ?? null) : null,
       date_joined: now,
       timezone: input.timezone ?? '',
-      avatar_source: 'G',
+      avatar_source: defaultAvatarSource(realm),
       avatar_version: 1,
       is_imported_stub: 0,
       first_login_pending: input.firstLoginPending ? 1 : 0,

@@ -20,6 +20,13 @@ export type RouteMatch =
   | { kind: 'method'; allowed: string[] }
   | { kind: 'none' };
 
+/**
+ * First segment under which the server routes the few paths it serves outside /api/v1 (uploaded
+ * files). It holds a space, which a request path cannot contain unencoded (literals are compared
+ * before decoding), so no /api/v1 URL can reach those routes.
+ */
+export const NON_API_ROUTE = ' web';
+
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const DIGITS = /^\d+$/;
 

@@ -27,12 +27,14 @@ import { routes as userGroupRoutes } from '../views/user-groups.js';
 import { routes as userAdminRoutes } from '../views/user-admin.js';
 import { routes as serverSettingsRoutes } from '../views/server-settings.js';
 import { routes as botRoutes } from '../views/bots.js';
+import { routes as uploadRoutes } from '../views/uploads.js';
+import { routes as avatarRoutes } from '../views/avatars.js';
 
 export type RouteList = [pattern: string, methods: RouteSpec][];
 
 export function buildRouter(): Router {
   const router = new Router();
-  for (const list of [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes]) {
+  for (const list of [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes]) {
     for (const [pattern, methods] of list) router.add(pattern, methods);
   }
   return router;

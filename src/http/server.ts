@@ -5,12 +5,14 @@ import { ApiError } from './errors.js';
 import { parseRequestParams } from './body.js';
 import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
-import type { Router } from './router.js';
+import { NON_API_ROUTE, type Router } from './router.js';
 import { RawResponse, type ApiRequest, type CloseSignal } from './types.js';
 import type { Realm, User } from '../store/schema.js';
 import type { UploadedFile } from './body.js';
 
 const API_PREFIX = '/api/v1/';
+/** Uploaded files are served outside /api/v1 too, at the URLs messages link (as the original does). */
+const UPLOADS_PREFIX = '/user_uploads/';
 /** Request paths that `new URL` would leave as they are: no dot segments, nothing it would percent-encode. */
 const PLAIN_PATH = /^\/api\/v1\/[A-Za-z0-9_\-@+.~:,;=!$'()*&%/]*$/;
 const DOT_SEGMENT = /\/(?:\.|%2e)/i;
@@ -108,11 +110,12 @@ export function createRequestHandler(app: AppContext, router: Router, onUnexpect
     if (app.config.logRequests) logWhenDone(req, res);
     try {
       const { pathname, query } = splitTarget(req.url ?? '/');
-      if (!pathname.startsWith(API_PREFIX)) {
+      const isApi = pathname.startsWith(API_PREFIX);
+      if (!isApi && !pathname.startsWith(UPLOADS_PREFIX)) {
         req.resume();
         throw new ApiError('Not Found', 'BAD_REQUEST', 404);
       }
-      let path = pathname.slice(API_PREFIX.length);
+      let path = isApi ? pathname.slice(API_PREFIX.length) : NON_API_ROUTE + pathname;
       if (path.endsWith('/')) path = path.replace(/\/+$/, '');
       const method = (req.method ?? 'GET').toUpperCase();
       const match = router.match(method, path);

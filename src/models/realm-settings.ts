@@ -53,6 +53,8 @@ export const REALM_SETTINGS_DEFAULTS: Record<string, unknown> = {
   digest_emails_enabled: false,
   digest_weekday: 1,
   avatar_changes_disabled: false,
+  /** Avatar source of new users and of users who remove their upload: 'G' third-party hosted or 'J' identicon. */
+  default_avatar_source: 'G',
   name_changes_disabled: false,
   email_changes_disabled: false,
   require_unique_names: false,

@@ -10,6 +10,7 @@ import * as m006 from './migrations/006-reminders.js';
 import * as m007 from './migrations/007-user-admin.js';
 import * as m008 from './migrations/008-invitations.js';
 import * as m009 from './migrations/009-bots.js';
+import * as m010 from './migrations/010-uploads.js';
 
 interface Migration {
   name: string;
@@ -26,6 +27,7 @@ const MIGRATIONS: Migration[] = [
   { name: '007-user-admin', up: m007.up },
   { name: '008-invitations', up: m008.up },
   { name: '009-bots', up: m009.up },
+  { name: '010-uploads', up: m010.up },
 ];
 
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

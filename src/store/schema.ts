@@ -373,7 +373,26 @@ export interface BotSettingsTable {
   default_all_public_streams: Generated<number>;
 }
 
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  path_id: string;
+  file_name: string;
+  size: number;
+  content_type: string;
+  create_time: number;
+  url_secret: string;
+}
+
+export interface AttachmentMessageTable {
+  attachment_id: number;
+  message_id: number;
+}
+
 export interface DB {
+  attachments: AttachmentTable;
+  attachment_messages: AttachmentMessageTable;
   bot_settings: BotSettingsTable;
   invitations: InvitationTable;
   channel_email_addresses: ChannelEmailAddressTable;
@@ -417,3 +436,4 @@ export type Subscription = Selectable<SubscriptionTable>;
 export type Message = Selectable<MessageTable>;
 export type Reaction = Selectable<ReactionTable>;
 export type UserGroup = Selectable<UserGroupTable>;
+export type Attachment = Selectable<AttachmentTable>;

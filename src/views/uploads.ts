@@ -1,0 +1,54 @@
+// POST /user_uploads, the temporary-URL lookup, and serving files at the URLs messages link.
+import type { RouteList } from '../http/routes.js';
+import { authed, noAuth } from '../http/handlers.js';
+import { badRequest } from '../http/errors.js';
+import { NON_API_ROUTE } from '../http/router.js';
+import type { Attachment, Realm, User } from '../store/schema.js';
+import type { AppContext } from '../context.js';
+import { doUploadFile } from '../actions/uploads.js';
+import { attachmentByPath, attachmentForToken, canAccessAttachment, fileForbidden, fileNotFound, fileResponse, temporaryToken } from '../lib/uploads.js';
+
+const upload = authed(async (req) => {
+  if (req.files.length === 0) throw badRequest('You must specify a file to upload');
+  if (req.files.length > 1) throw badRequest('You may only upload one file at a time');
+  const { pathId, fileName } = await doUploadFile(req.app, req.realm, req.user, req.files[0]);
+  const url = `/user_uploads/${pathId}`;
+  return { uri: url, url, filename: fileName };
+});
+
+/** The file at {realm_id}/{filename} when the user may fetch it; another organization's path is not found. */
+async function accessible(app: AppContext, realm: Realm, user: User, realmId: string, filename: string): Promise<Attachment> {
+  if (Number(realmId) !== realm.id) throw fileNotFound();
+  const att = await attachmentByPath(app.store.db, realm.id, `${realmId}/${filename}`);
+  if (!att) throw fileNotFound();
+  if (!(await canAccessAttachment(app.store.db, user, att))) throw fileForbidden();
+  return att;
+}
+
+/** GET /api/v1/user_uploads/{realm_id}/{filename}: a short-lived URL that needs no authentication. */
+const temporaryUrl = authed(async (req) => {
+  const { app, realm, user } = req;
+  const att = await accessible(app, realm, user, req.pathParams.realm_id, req.pathParams.filename);
+  const token = temporaryToken(att, app.clock.now() + app.config.signedUploadUrlSecs);
+  const base = att.path_id.slice(att.path_id.lastIndexOf('/') + 1);
+  return { url: `/user_uploads/temporary/${token}/${encodeURIComponent(base)}` };
+});
+
+/** GET /user_uploads/{realm_id}/{filename} with API credentials: the file itself. */
+const serveFile = authed(async (req) => {
+  const att = await accessible(req.app, req.realm, req.user, req.pathParams.realm_id, req.pathParams.filename);
+  return fileResponse(req.app, att);
+});
+
+/** GET /user_uploads/temporary/{token}/{filename}: the token is the credential. */
+const serveTemporary = noAuth(async (req) => {
+  const att = await attachmentForToken(req.app.store.db, req.realm.id, req.pathParams.token, req.app.clock.now());
+  return fileResponse(req.app, att);
+});
+
+export const routes: RouteList = [
+  ['user_uploads', { POST: upload }],
+  ['user_uploads/{realm_id:int}/{filename:path}', { GET: temporaryUrl }],
+  [`${NON_API_ROUTE}/user_uploads/temporary/{token}/{filename}`, { GET: serveTemporary }],
+  [`${NON_API_ROUTE}/user_uploads/{realm_id:int}/{filename:path}`, { GET: serveFile }],
+];
