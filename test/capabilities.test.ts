@@ -61,7 +61,9 @@ after(async () => {
 
 test('user_list_incomplete: a restricted guest gets only accessible users, else "Unknown user" placeholders', async () => {
   const incomplete = await users(gil, INCOMPLETE);
-  assert.deepEqual(incomplete.map((u) => u.user_id).sort((a, b) => a - b), [gil.userId, hal.userId].sort((a, b) => a - b));
+  // Bots are always accessible: the organization's system bots appear beside the shared-channel peers.
+  assert.deepEqual(incomplete.filter((u) => !u.is_bot).map((u) => u.user_id).sort((a, b) => a - b), [gil.userId, hal.userId].sort((a, b) => a - b));
+  assert.ok(incomplete.filter((u) => u.is_bot).every((u) => u.bot_owner_id === null), 'only system bots besides them');
   const complete = await users(gil, COMPLETE);
   assert.deepEqual(complete.find((u) => u.user_id === ann.userId), unknown(ann.userId));
   assert.deepEqual(complete.find((u) => u.user_id === s.owner.userId), unknown(s.owner.userId));

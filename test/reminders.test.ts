@@ -121,7 +121,7 @@ test('delivery: the notification bot sends one direct message linking the messag
     return evs.some((e) => e.type === 'reminders' && e.op === 'remove' && e.reminder_id === rid) && evs.some((e) => e.type === 'message') ? true : undefined;
   });
   // The bot is a system bot of this organization, created once.
-  const bots = await s.running.app.store.db.selectFrom('realm_system_bots').selectAll().where('realm_id', '=', s.realm.id).execute();
+  const bots = await s.running.app.store.db.selectFrom('realm_system_bots').selectAll().where('realm_id', '=', s.realm.id).where('kind', '=', 'notification').execute();
   assert.equal(bots.length, 1);
   // A direct message reminder links the conversation.
   const dm = await send(ben, { type: 'direct', to: [ann.userId], content: 'dm for later' });

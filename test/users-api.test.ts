@@ -60,7 +60,8 @@ test('guests who cannot access all users see only those they share channels with
     const guest = await s.user('Gwen Guest', 600);
     await alice.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'with-guest' }], principals: [alice.userId, guest.userId] });
     const r = await guest.ok('GET', 'users');
-    assert.deepEqual(r.members.map((m: any) => m.user_id).sort(), [alice.userId, guest.userId].sort());
+    // Bots are always accessible, so the organization's system bots are listed too.
+    assert.deepEqual(r.members.filter((m: any) => !m.is_bot).map((m: any) => m.user_id).sort(), [alice.userId, guest.userId].sort());
     const hidden = await guest.get(`users/${s.owner.userId}`);
     assert.equal(hidden.body.msg, 'No such user');
   } finally {
@@ -119,4 +120,11 @@ test('POST /bots creates a bot owned by the caller, with realm_bot and realm_use
   assert.equal(denied.body.msg, 'Insufficient permission');
   const hook = await alice.ok('POST', 'bots', { full_name: 'Hook Bot', short_name: 'hook', bot_type: 2 }, { as: 'query' });
   assert.equal((await alice.ok('GET', `users/${hook.user_id}`)).user.bot_type, 2);
+});
+
+test('every organization starts with its system bots', async () => {
+  const other = await s.realm2('with-bots');
+  const r = await other.owner.ok('GET', 'users');
+  const bots = r.members.filter((m: any) => m.is_bot).map((m: any) => [m.full_name, m.bot_owner_id]);
+  assert.deepEqual(bots.sort(), [['Email Gateway', null], ['Notification Bot', null], ['Welcome Bot', null]]);
 });

@@ -7,6 +7,7 @@ import { REALM_GROUP_SETTINGS } from '../models/realm-settings.js';
 import { Role } from '../models/roles.js';
 import { insertStream, pickStreamColor } from '../lib/streams-create.js';
 import { insertUser } from './users.js';
+import { SYSTEM_BOT_KINDS, systemBot } from './system-bots.js';
 import { hashPassword } from '../lib/secrets.js';
 
 export interface NewRealmInput {
@@ -80,5 +81,8 @@ export async function doCreateRealm(app: AppContext, input: NewRealmInput): Prom
     return { realm, owner };
   });
   app.caches.invalidateRealms();
+  // Every organization has its system bots from the start (they send reminders, welcome messages
+  // and referrer notices, and own channel email); older organizations get them on first use.
+  for (const kind of SYSTEM_BOT_KINDS) await systemBot(app, result.realm, kind);
   return result;
 }

@@ -1,4 +1,4 @@
-// The organization's notification bot, created on first use (a system bot: no owner, never a login).
+// The organization's system bots (notification, welcome, email gateway): no owner, never a login.
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
@@ -16,6 +16,7 @@ const SYSTEM_BOTS = {
   'email-gateway': { local: 'emailgateway', name: 'Email Gateway' },
 } as const;
 export type SystemBotKind = keyof typeof SYSTEM_BOTS;
+export const SYSTEM_BOT_KINDS = Object.keys(SYSTEM_BOTS) as SystemBotKind[];
 
 async function findSystemBot(app: AppContext, realmId: number, kind: string): Promise<User | undefined> {
   return app.store.db
