@@ -136,3 +136,12 @@ test('register state: subscriptions, unsubscribed, never_subscribed and streams'
   const admin = await s.owner.ok('POST', 'register', { event_types: ['stream'] });
   assert.ok(names(admin.streams).includes('hidden'));
 });
+
+test('channel descriptions are rendered in the message Markdown flavor', async () => {
+  const maker = await s.user('Desc Maker');
+  await maker.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'described', description: 'See **this** and `code`' }] });
+  const subs = (await maker.ok('GET', 'users/me/subscriptions')).subscriptions;
+  const d = subs.find((x: any) => x.name === 'described');
+  assert.equal(d.description, 'See **this** and `code`');
+  assert.equal(d.rendered_description, '<p>See <strong>this</strong> and <code>code</code></p>');
+});

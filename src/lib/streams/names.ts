@@ -1,6 +1,7 @@
 // Channel name and description rules, with the original server's error texts.
 import { badRequest } from '../../http/errors.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from '../../models/limits.js';
+import { renderContextFrom, renderMessage } from '../markdown/index.js';
 
 // Control characters (C0, DEL, C1) and unassigned/noncharacter code points cannot be part of a name.
 const BAD_CHAR = /[\u0000-\u001f\u007f-\u009f\ufdd0-\ufdef\ufffe\uffff]/u;
@@ -26,10 +27,8 @@ export function checkStreamDescription(raw: string): string {
   return d;
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Plain-text rendering of a description (escaped, one paragraph) until a shared Markdown renderer exists. */
+/** A channel description in the message Markdown flavor (no one is notified of mentions in it). */
 export function renderStreamDescription(description: string): string {
   if (!description) return '';
-  return `<p>${description.replace(/[&<>"']/g, (c) => ESCAPES[c])}</p>`;
+  return renderMessage(description, renderContextFrom([])).html;
 }
