@@ -20,6 +20,8 @@ export const REQUIRED_KEYS = [
   'register_p50_ms',
   'render_p50_ms',
   'render_p99_ms',
+  'render_corpus_p50_ms',
+  'render_corpus_p99_ms',
 ] as const;
 
 const ROWS: [key: string, label: string][] = [
@@ -41,6 +43,8 @@ const ROWS: [key: string, label: string][] = [
   ['register_p50_ms', 'POST /register (1k users), p50, ms'],
   ['render_p50_ms', 'POST /messages/render, p50, ms'],
   ['render_p99_ms', 'POST /messages/render, p99, ms'],
+  ['render_corpus_p50_ms', 'Markdown corpus render (in-process), p50, ms'],
+  ['render_corpus_p99_ms', 'Markdown corpus render (in-process), p99, ms'],
 ];
 
 export function printTable(r: Record<string, number>, listeners: number[], print: (s: string) => void): void {
