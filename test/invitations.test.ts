@@ -1,8 +1,7 @@
 // POST /invites end to end: the mailed link (read from the outbox), sign-up, first login, welcome and referrer messages; refusals.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
+import { mailTo as mailToOf, mailedKey } from './helpers/outbox.js';
 import { startTestServer, request, Client, type TestServer } from './helpers/server.js';
 import { newChannel } from './helpers/messages.js';
 
@@ -20,26 +19,8 @@ after(async () => {
   await s.close();
 });
 
-const outboxDir = () => path.join(s.running.app.config.dataDir, 'outbox');
-
-/** The mails written to an address, oldest first (the server's real outbox files). */
-function mailTo(address: string): string[] {
-  if (!fs.existsSync(outboxDir())) return [];
-  return fs
-    .readdirSync(outboxDir())
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .map((f) => fs.readFileSync(path.join(outboxDir(), f), 'utf8'))
-    .filter((m) => m.includes(`\r\nTo: ${address}\r\n`));
-}
-
-function inviteKey(address: string): string {
-  const mails = mailTo(address);
-  assert.ok(mails.length, `no mail to ${address}`);
-  const m = /\/api\/v1\/invites\/accept\?key=([A-Za-z0-9_-]+)/.exec(mails[mails.length - 1]);
-  assert.ok(m, 'the mail carries the invitation link');
-  return m[1];
-}
+const mailTo = (address: string) => mailToOf(s, address);
+const inviteKey = (address: string) => mailedKey(s, address, /\/api\/v1\/invites\/accept\?key=([A-Za-z0-9_-]+)/);
 
 const anon = (method: string, p: string, params: Record<string, unknown>, as?: 'form' | 'query' | 'multipart') => request(s.url, method, p, params as never, { as });
 const accept = (key: string, fullName = 'New Person', password = 'a-good-password') => anon('POST', 'invites/accept', { key, full_name: fullName, password });

@@ -3,6 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { mailTo as mailToOf, mailedKey } from './helpers/outbox.js';
 import { startTestServer, Client, type TestServer } from './helpers/server.js';
 
 const clock = { t: Math.floor(Date.now() / 1000), now() { return this.t; } };
@@ -19,26 +20,9 @@ after(async () => {
   await s.close();
 });
 
+const mailTo = (address: string) => mailToOf(s, address);
 const outboxDir = () => path.join(s.running.app.config.dataDir, 'outbox');
-
-/** The mail files sent to an address, oldest first. */
-function mailTo(address: string): string[] {
-  if (!fs.existsSync(outboxDir())) return [];
-  return fs
-    .readdirSync(outboxDir())
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .map((f) => fs.readFileSync(path.join(outboxDir(), f), 'utf8'))
-    .filter((m) => m.includes(`\r\nTo: ${address}\r\n`));
-}
-
-function lastKey(address: string): string {
-  const mails = mailTo(address);
-  assert.ok(mails.length, `no mail to ${address}`);
-  const m = /\/api\/v1\/settings\/email\/confirm\?key=([A-Za-z0-9_-]+)/.exec(mails[mails.length - 1]);
-  assert.ok(m, 'the mail carries the confirmation link');
-  return m[1];
-}
+const lastKey = (address: string) => mailedKey(s, address, /\/api\/v1\/settings\/email\/confirm\?key=([A-Za-z0-9_-]+)/);
 
 const confirm = (key: string, method = 'GET', as?: 'form' | 'query' | 'multipart') => s.owner.api(method, 'settings/email/confirm', { key }, { auth: null, as });
 

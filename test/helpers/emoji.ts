@@ -1,31 +1,13 @@
-// Uploads a custom emoji image as multipart (the test client's multipart form carries no files).
-import http from 'node:http';
-import type { Client, ApiResponse } from './server.js';
+// Uploads custom emoji images through POST /realm/emoji/{name}.
+import type { ApiResponse, Client } from './server.js';
+import { postFiles } from './multipart.js';
 
 export function uploadEmojiRaw(c: Client, name: string, files: { data: Buffer; filename?: string }[]): Promise<ApiResponse> {
-  const boundary = '----parleyemoji' + Math.random().toString(16).slice(2);
-  const parts: Buffer[] = [];
-  files.forEach((f, i) => {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="f${i}"; filename="${f.filename ?? 'e.png'}"\r\nContent-Type: application/octet-stream\r\n\r\n`), f.data, Buffer.from('\r\n'));
-  });
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  const body = Buffer.concat(parts);
-  const url = new URL(c.server.url);
-  const headers: Record<string, string> = {
-    'content-type': `multipart/form-data; boundary=${boundary}`,
-    'content-length': String(body.length),
-    authorization: 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64'),
-  };
-  if (c.host) headers.host = c.host;
-  return new Promise((resolve, reject) => {
-    const req = http.request({ hostname: url.hostname, port: url.port, method: 'POST', path: `/api/v1/realm/emoji/${encodeURIComponent(name)}`, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, any>, headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return postFiles(
+    c,
+    `realm/emoji/${encodeURIComponent(name)}`,
+    files.map((f) => ({ data: f.data, filename: f.filename ?? 'e.png' })),
+  );
 }
 
 export async function uploadEmoji(c: Client, name: string, data: Buffer): Promise<void> {
