@@ -11,7 +11,6 @@ import { routes as reactionRoutes } from '../views/reactions.js';
 import { routes as settingsRoutes } from '../views/settings.js';
 import { routes as typingRoutes } from '../views/typing.js';
 import { routes as topicRoutes } from '../views/topics.js';
-
 import { routes as reminderRoutes } from '../views/reminders.js';
 import { routes as presenceRoutes } from '../views/presence.js';
 import { routes as realmEmojiRoutes } from '../views/realm-emoji.js';
@@ -32,10 +31,13 @@ import { routes as avatarRoutes } from '../views/avatars.js';
 
 export type RouteList = [pattern: string, methods: RouteSpec][];
 
+/** Every route, in matching order (earlier entries win on ambiguity). */
+export function allRoutes(): RouteList {
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes].flat();
+}
+
 export function buildRouter(): Router {
   const router = new Router();
-  for (const list of [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes]) {
-    for (const [pattern, methods] of list) router.add(pattern, methods);
-  }
+  for (const [pattern, methods] of allRoutes()) router.add(pattern, methods);
   return router;
 }
