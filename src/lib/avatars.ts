@@ -1,9 +1,12 @@
 // Avatar images: the organization's default source, generated identicons, and resizing uploads.
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import type { Realm } from '../store/schema.js';
 import { badRequest } from '../http/errors.js';
 import { realmSettings } from './realm-settings.js';
+
+// sharp (libvips) is large: load it the first time an avatar is drawn or resized.
+let sharpModule: Promise<typeof import('sharp').default> | null = null;
+const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
 
 export type AvatarKind = 'standard' | 'medium';
 export const AVATAR_SIZES: Record<AvatarKind, number> = { standard: 100, medium: 500 };
@@ -44,6 +47,7 @@ export async function identiconPng(realmId: number, userId: number, size: number
       }
     }
   }
+  const sharp = await loadSharp();
   return sharp(pixels, { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
 }
 
@@ -62,6 +66,7 @@ export const badImage = () => badRequest('Could not decode image; did you upload
 
 /** Square PNGs at both sizes, cropped to the center; anything sharp cannot decode is refused. */
 export async function resizeAvatar(data: Buffer): Promise<Record<AvatarKind, Buffer>> {
+  const sharp = await loadSharp();
   try {
     const meta = await sharp(data).metadata();
     if (!meta.width || !meta.height) throw badImage();

@@ -73,6 +73,8 @@ export class Store {
     readonly db: Kysely<DB>,
     readonly dialect: Dialect,
     private readonly onClose: () => Promise<void>,
+    /** Called after each SQLite group commit (starts WAL checkpointing once the WAL has grown). */
+    private readonly afterCommit: () => void = () => {},
   ) {}
 
   /** Opens (and migrates) the database: PostgreSQL when a URL is given, else SQLite in dataDir. */
@@ -92,10 +94,15 @@ export class Store {
     const sqlite = openSqlite(opts.dataDir);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite.database }) });
     const checkpointer = startCheckpointer(sqlite.file);
-    const store = new Store(db, 'sqlite', async () => {
-      await checkpointer.stop();
-      await db.destroy();
-    });
+    const store = new Store(
+      db,
+      'sqlite',
+      async () => {
+        await checkpointer.stop();
+        await db.destroy();
+      },
+      () => checkpointer.poke(),
+    );
     await migrate(db as unknown as Kysely<unknown>, 'sqlite');
     return store;
   }
@@ -160,6 +167,7 @@ export class Store {
           for (const w of group) w.reject(error);
           continue;
         }
+        this.afterCommit();
         group.forEach((w, i) => {
           const o = outcomes[i];
           if (o.ok) w.resolve({ result: o.value, stamp: stamp! });

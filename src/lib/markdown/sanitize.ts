@@ -1,5 +1,11 @@
 // The final safety pass: only the elements, attributes, URL schemes and (KaTeX) styles the renderer emits survive.
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtmlType from 'sanitize-html';
+
+// Loaded on the first message that is not a plain line (rendering is synchronous, hence require).
+const require = createRequire(import.meta.url);
+let sanitizeModule: typeof sanitizeHtmlType | null = null;
+const sanitizeHtml = () => (sanitizeModule ??= require('sanitize-html') as typeof sanitizeHtmlType);
 
 const MATHML = [
   'math', 'semantics', 'annotation', 'mrow', 'mi', 'mo', 'mn', 'ms', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac',
@@ -24,7 +30,7 @@ allowedStyles['border-style'] = [/^(solid|dashed)$/];
 allowedStyles.color = [/^#[0-9a-f]{3,6}$|^[a-z]+$/i];
 allowedStyles['background-color'] = [/^#[0-9a-f]{3,6}$|^[a-z]+$/i];
 
-const OPTIONS: sanitizeHtml.IOptions = {
+const OPTIONS: sanitizeHtmlType.IOptions = {
   allowedTags: [
     'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
     'strong', 'em', 'del', 'code', 'pre', 'span', 'div', 'a', 'img', 'video', 'time', 'svg', 'path', 'line', ...MATHML,
@@ -55,5 +61,5 @@ const OPTIONS: sanitizeHtml.IOptions = {
 
 /** Sanitized HTML, void elements written "<br>" as the original does (sanitize-html writes "<br />"). */
 export function sanitize(html: string): string {
-  return sanitizeHtml(html, OPTIONS).replace(/<(br|hr|img)((?: [^>]*)?) \/>/g, '<$1$2>');
+  return sanitizeHtml()(html, OPTIONS).replace(/<(br|hr|img)((?: [^>]*)?) \/>/g, '<$1$2>');
 }
