@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { expectError } from './helpers/assertions.js';
 import { newChannel, queueFor } from './helpers/messages.js';
 import { containsAlertWord } from '../src/lib/personal/alert-words.js';
 
@@ -21,12 +22,6 @@ after(async () => {
   await s.close();
 });
 
-async function expectError(p: Promise<{ status: number; body: Record<string, any> }>, msg: string) {
-  const r = await p;
-  assert.equal(r.status, 400, JSON.stringify(r.body));
-  assert.equal(r.body.msg, msg);
-  assert.equal(r.body.code, 'BAD_REQUEST');
-}
 
 test('add, list and remove alert words (case-insensitive), with alert_words events to the user only', async () => {
   const mine = await queueFor(ari, { event_types: ['alert_words'] });

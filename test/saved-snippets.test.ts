@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { expectError } from './helpers/assertions.js';
 import { queueFor } from './helpers/messages.js';
 
 let s: TestServer;
@@ -17,12 +18,6 @@ after(async () => {
   await s.close();
 });
 
-async function expectError(p: Promise<{ status: number; body: Record<string, any> }>, msg: string, status = 400, code = 'BAD_REQUEST') {
-  const r = await p;
-  assert.equal(r.status, status, JSON.stringify(r.body));
-  assert.equal(r.body.msg, msg);
-  assert.equal(r.body.code, code);
-}
 
 test('create, list, edit and delete, with saved_snippets events to the user only', async () => {
   const mine = await queueFor(sam, { event_types: ['saved_snippets'] });

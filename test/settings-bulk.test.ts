@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { expectError } from './helpers/assertions.js';
 
 let s: TestServer;
 let admin: Client;
@@ -41,12 +42,6 @@ async function groupId(name: string): Promise<number> {
   return groups.find((g) => g.name === name)!.id;
 }
 
-async function expectError(p: Promise<{ status: number; body: Record<string, any> }>, msg: string, code = 'BAD_REQUEST') {
-  const r = await p;
-  assert.equal(r.status, 400, JSON.stringify(r.body));
-  assert.equal(r.body.msg, msg);
-  assert.equal(r.body.code, code);
-}
 
 test('an administrator edits listed users; each is told, the administrator is unchanged', async () => {
   const [qa, qb, qc, qadmin] = await Promise.all([ada, bea, cal, admin].map(queue));

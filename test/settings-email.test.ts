@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { mailTo as mailToOf, mailedKey } from './helpers/outbox.js';
 import { startTestServer, Client, type TestServer } from './helpers/server.js';
+import { expectError } from './helpers/assertions.js';
 
 const clock = { t: Math.floor(Date.now() / 1000), now() { return this.t; } };
 let s: TestServer;
@@ -42,12 +43,6 @@ async function queue(c: Client) {
   };
 }
 
-async function expectError(p: Promise<{ status: number; body: Record<string, any> }>, msg: string) {
-  const r = await p;
-  assert.equal(r.status, 400, JSON.stringify(r.body));
-  assert.equal(r.body.msg, msg);
-  assert.equal(r.body.code, 'BAD_REQUEST');
-}
 
 test('an email change is confirmed by the mailed link, then announced', async () => {
   const [qe, qf] = [await queue(eve), await queue(fay)];

@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { expectError } from './helpers/assertions.js';
 import { USER_SETTINGS, type SettingValue } from '../src/models/user-settings.js';
 
 let s: TestServer;
@@ -42,12 +43,6 @@ function otherValue(name: string): SettingValue {
   return (spec.default as number) + 1;
 }
 
-async function expectError(p: Promise<{ status: number; body: Record<string, any> }>, msg: string, code = 'BAD_REQUEST') {
-  const r = await p;
-  assert.equal(r.status, 400, JSON.stringify(r.body));
-  assert.equal(r.body.msg, msg);
-  assert.equal(r.body.code, code);
-}
 
 test('every setting of the table: stored, in register, announced to the user only', async () => {
   const mine = await queue(sam);

@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { expectError } from './helpers/assertions.js';
 import { newChannel } from './helpers/messages.js';
 
 let s: TestServer;
@@ -39,12 +40,6 @@ async function typingQueue(c: Client, capabilities: Record<string, boolean> = MO
 
 const strip = (events: Record<string, any>[]) => events.map(({ id: _id, ...rest }) => rest);
 
-async function expectError(p: Promise<{ status: number; body: Record<string, any> }>, msg: string, code = 'BAD_REQUEST') {
-  const r = await p;
-  assert.equal(r.status, 400, JSON.stringify(r.body));
-  assert.equal(r.body.msg, msg);
-  assert.equal(r.body.code, code);
-}
 
 test('direct typing: start and stop reach the recipients, never the typist', async () => {
   const [qt, qu, qv, qw] = await Promise.all([tia, ugo, val, wes].map((c) => typingQueue(c)));
