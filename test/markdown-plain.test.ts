@@ -17,3 +17,10 @@ test('plain lines render the same through the fast path and the full pipeline', 
   }
   for (const s of samples) assert.deepEqual(renderMessage(s, ctx), renderFull(s, ctx), JSON.stringify(s));
 });
+
+test('a plain line still goes through linkifiers when the organization has some', () => {
+  const withLinkifier = renderContextFrom([], { linkifiers: [{ id: 1, pattern: 'T(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' }] });
+  const r = renderMessage('see T123 now', withLinkifier);
+  assert.match(r.html, /<a href="https:\/\/tracker\.example\.com\/123"[^>]*>T123<\/a>/);
+  assert.deepEqual(r, renderFull('see T123 now', withLinkifier));
+});

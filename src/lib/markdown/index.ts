@@ -58,13 +58,14 @@ type Env = MentionEnv & { hasLink?: boolean; hasImage?: boolean };
 
 /**
  * One line of letters, digits, spaces and a little punctuation holds no Markdown, link, emoji,
- * emoticon or mention: it renders as one escaped-free paragraph. Most chat lines are like this, so
+ * emoticon or mention (linkifiers aside): it renders as one escaped-free paragraph. Most chat lines are like this, so
  * they skip the parser and the sanitizer (a test checks the two paths agree).
  */
 const PLAIN_LINE = /^[A-Za-z0-9,!?'](?:[A-Za-z0-9 ,!?']*[A-Za-z0-9,!?'])?$/;
 
 export function renderMessage(content: string, ctx: RenderContext): RenderResult {
-  if (PLAIN_LINE.test(content)) return plainResult(`<p>${content}</p>`);
+  // Linkifier patterns may match plain words (e.g. T123), so the shortcut needs an organization without any.
+  if (ctx.linkifiers.length === 0 && PLAIN_LINE.test(content)) return plainResult(`<p>${content}</p>`);
   return renderFull(content, ctx);
 }
 
