@@ -28,12 +28,13 @@ import { routes as serverSettingsRoutes } from '../views/server-settings.js';
 import { routes as botRoutes } from '../views/bots.js';
 import { routes as uploadRoutes } from '../views/uploads.js';
 import { routes as avatarRoutes } from '../views/avatars.js';
+import { routes as emojiDataRoutes } from '../views/emoji-data.js';
 
 export type RouteList = [pattern: string, methods: RouteSpec][];
 
 /** Every route, in matching order (earlier entries win on ambiguity). */
 export function allRoutes(): RouteList {
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes].flat();
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes].flat();
 }
 
 export function buildRouter(): Router {

@@ -13,6 +13,8 @@ import type { UploadedFile } from './body.js';
 const API_PREFIX = '/api/v1/';
 /** Uploaded files are served outside /api/v1 too, at the URLs messages link (as the original does). */
 const UPLOADS_PREFIX = '/user_uploads/';
+/** Files served as they are, outside the API (the emoji name table clients download). */
+const STATIC_PREFIX = '/static/';
 /** Request paths that `new URL` would leave as they are: no dot segments, nothing it would percent-encode. */
 const PLAIN_PATH = /^\/api\/v1\/[A-Za-z0-9_\-@+.~:,;=!$'()*&%/]*$/;
 const DOT_SEGMENT = /\/(?:\.|%2e)/i;
@@ -111,7 +113,7 @@ export function createRequestHandler(app: AppContext, router: Router, onUnexpect
     try {
       const { pathname, query } = splitTarget(req.url ?? '/');
       const isApi = pathname.startsWith(API_PREFIX);
-      if (!isApi && !pathname.startsWith(UPLOADS_PREFIX)) {
+      if (!isApi && !pathname.startsWith(UPLOADS_PREFIX) && !pathname.startsWith(STATIC_PREFIX)) {
         req.resume();
         throw new ApiError('Not Found', 'BAD_REQUEST', 404);
       }

@@ -57,7 +57,8 @@ export function resolveEmojiForAdd(name: string, code: string | undefined, type:
     if (e.name !== name) throw badRequest('Invalid custom emoji name.');
     if (e.deactivated) throw badRequest('This custom emoji has been deactivated.');
   }
-  if (t === 'unicode_emoji' && unicodeCodeOfName(name) === undefined) throw badRequest('Invalid emoji name.');
+  // As in the original, the name must be one of this code's names (src/lib/emoji/names.json).
+  if (t === 'unicode_emoji' && unicodeCodeOfName(name) !== code) throw badRequest('Invalid emoji name.');
   if (t === 'service_extra_emoji' && name !== code) throw badRequest('Invalid emoji name.');
   return { emojiName: name, emojiCode: code, reactionType: t };
 }

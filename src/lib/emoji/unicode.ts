@@ -1,40 +1,37 @@
-// The Unicode emoji name table from the emoji-datasource package, read on first use and kept compact.
+// The Unicode emoji name table (names.json, the original's names for compatibility), read on first use.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 
-interface SourceEntry {
-  unified: string;
-  non_qualified: string | null;
-  short_name: string;
-  short_names: string[];
-}
+/**
+ * The data file, kept in the source tree: the compiled module sits at dist/src/lib/emoji/, so the
+ * path climbs to the package root. The file is also what clients download (`server_emoji_data_url`):
+ * `{"code_to_names": {code: [canonical name, ...aliases]}}`, codes as dash-separated lowercase hex
+ * without variation selectors.
+ */
+const DATA_FILE = new URL('../../../../src/lib/emoji/names.json', import.meta.url);
+
+/** Where clients fetch the table (under /api/v1); the register state adds `?v=` with the content hash. */
+export const EMOJI_DATA_PATH = 'static/generated/emoji/emoji_api.json';
 
 interface Tables {
-  /** Any accepted name → dash-separated lowercase hex code points. */
+  /** Any accepted name → code. */
   nameToCode: Map<string, string>;
-  /** Code → the canonical name (the source's primary short name). */
+  /** Code → the canonical name. */
   codeToName: Map<string, string>;
 }
 
 let tables: Tables | null = null;
+let dataFile: { body: Buffer; hash: string } | null = null;
 
-/**
- * Built when a reaction first needs it, not at start-up. The 1.3 MB source is parsed with
- * JSON.parse rather than require(), which would keep every entry (images, categories…) in the
- * module cache for good; only the two maps stay.
- */
+/** Built when a reaction or a rendering first needs it, not at start-up; only the two maps stay. */
 function load(): Tables {
   if (tables) return tables;
-  const file = createRequire(import.meta.url).resolve('emoji-datasource/emoji.json');
-  const entries = JSON.parse(fs.readFileSync(file, 'utf8')) as SourceEntry[];
+  const { code_to_names } = JSON.parse(fs.readFileSync(DATA_FILE, 'utf8')) as { code_to_names: Record<string, string[]> };
   const nameToCode = new Map<string, string>();
   const codeToName = new Map<string, string>();
-  for (const e of entries) {
-    const code = e.unified.toLowerCase();
-    codeToName.set(code, e.short_name);
-    // Clients may send the code without the variation selector (non-qualified form).
-    if (e.non_qualified) codeToName.set(e.non_qualified.toLowerCase(), e.short_name);
-    for (const n of e.short_names) if (!nameToCode.has(n)) nameToCode.set(n, code);
+  for (const [code, names] of Object.entries(code_to_names)) {
+    codeToName.set(code, names[0]);
+    for (const n of names) nameToCode.set(n, code);
   }
   return (tables = { nameToCode, codeToName });
 }
@@ -44,12 +41,19 @@ export function unicodeCodeOfName(name: string): string | undefined {
   return load().nameToCode.get(name);
 }
 
-/** Whether this is the code of a Unicode emoji (fully or non-qualified). */
+/** Whether this is the code of a Unicode emoji the server accepts (no variation selectors). */
 export function isUnicodeCode(code: string): boolean {
   return load().codeToName.has(code);
 }
 
-/** The name of a unicode emoji by its code (dash-separated lowercase hex codepoints). */
+/** The canonical name of a Unicode emoji by its code. */
 export function unicodeNameOfCode(code: string): string | undefined {
   return load().codeToName.get(code);
+}
+
+/** The file as served to clients, and a short hash of it for URLs and ETags. */
+export function emojiDataFile(): { body: Buffer; hash: string } {
+  if (dataFile) return dataFile;
+  const body = fs.readFileSync(DATA_FILE);
+  return (dataFile = { body, hash: createHash('sha256').update(body).digest('hex').slice(0, 16) });
 }

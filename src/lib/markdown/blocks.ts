@@ -1,5 +1,6 @@
 // Block differences from CommonMark: lists nest at two spaces, any list may interrupt a paragraph, no
-// reference definitions, and a quote made only of ">" markers is plain text.
+// reference definitions, a quote made only of ">" markers is plain text, and text right after
+// empty quote lines is quoted.
 import type { MarkdownIt, StateBlock } from 'markdown-it';
 
 const MARKER = /^(?:[*+-]|\d{1,9}[.)])(?=[ \t]|$)/;
@@ -79,16 +80,44 @@ export const blocksPlugin = (md: MarkdownIt): void => {
     }
   }, { alt: ['paragraph', 'reference', 'blockquote'] });
 
-  // ">" with nothing after it, on every line to the end of the block, is text, not an empty quote.
+  // ">" with nothing after it, on every line to the end of the block, is text, not an empty quote;
+  // such lines followed by text quote that text (see quoteAfterEmptyMarkers).
   const blockquote = ruleFn(md, 'blockquote');
   md.block.ruler.at('blockquote', (state, start, end, silent) => {
-    let onlyMarkers = true;
-    for (let l = start; l < end && !isBlank(state, l); l++) {
-      if (!/^>\s*$/.test(lineText(state, l))) onlyMarkers = false;
-    }
-    return onlyMarkers ? false : blockquote(state, start, end, silent);
+    if (state.sCount[start] - state.blkIndent >= 4) return false;
+    let l = start;
+    while (l < end && !isBlank(state, l) && EMPTY_QUOTE.test(lineText(state, l))) l++;
+    if (l === start) return blockquote(state, start, end, silent);
+    if (l === end || isBlank(state, l)) return false;
+    if (lineText(state, l).startsWith('>')) return blockquote(state, start, end, silent);
+    return quoteAfterEmptyMarkers(state, start, l, end, silent);
   }, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
 };
+
+const EMPTY_QUOTE = /^>\s*$/;
+
+/**
+ * Empty quote lines followed by unmarked text: the original takes the rest of the block (up to a
+ * blank line) into the quote, where CommonMark would close an empty quote and start a paragraph.
+ */
+function quoteAfterEmptyMarkers(state: StateBlock, start: number, textLine: number, end: number, silent: boolean): boolean {
+  if (silent) return true;
+  let last = textLine;
+  while (last < end && !isBlank(state, last)) last++;
+  const oldParent = state.parentType;
+  const oldLineMax = state.lineMax;
+  const open = state.push('blockquote_open', 'blockquote', 1);
+  open.markup = '>';
+  open.map = [start, last];
+  state.parentType = 'blockquote';
+  state.lineMax = last;
+  state.md.block.tokenize(state, textLine, last);
+  state.push('blockquote_close', 'blockquote', -1).markup = '>';
+  state.parentType = oldParent;
+  state.lineMax = oldLineMax;
+  state.line = last;
+  return true;
+}
 
 type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
 

@@ -5,24 +5,11 @@ import { SERVICE_EXTRA_EMOJI } from '../emoji/resolve.js';
 import type { RenderContext } from './context.js';
 import { textToken as text } from './text-links.js';
 
-
 interface EmojiMeta {
   name: string;
-  /** Unicode code points (dash-separated hex), or null for an image emoji. */
+  /** Unicode code points (dash-separated hex, no variation selectors), or null for an image emoji. */
   code: string | null;
   url?: string;
-}
-
-/** The class suffix the original uses: code points without variation selectors. */
-const cssCode = (code: string): string =>
-  code
-    .split('-')
-    .filter((c) => c !== 'fe0f')
-    .join('-');
-
-/** Skin-tone modifiers and zero-width-joiner sequences are not offered by name. */
-function bannedCode(code: string): boolean {
-  return /(^|-)1f3f[b-f]($|-)/.test(code) || code.includes('200d');
 }
 
 export function emojiByName(ctx: RenderContext, name: string): EmojiMeta | null {
@@ -30,7 +17,7 @@ export function emojiByName(ctx: RenderContext, name: string): EmojiMeta | null 
   if (custom) return { name, code: null, url: custom.url };
   if (SERVICE_EXTRA_EMOJI.has(name)) return { name, code: null, url: `/static/generated/emoji/images/emoji/unicode/${name}.png` };
   const code = unicodeCodeOfName(name);
-  return code && !bannedCode(code) ? { name, code } : null;
+  return code ? { name, code } : null;
 }
 
 function emojiRule(state: StateInline, silent: boolean): boolean {
@@ -44,34 +31,41 @@ function emojiRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-/** Emoticon → the code point of the emoji it stands for. */
+/** Emoticon → the name of the emoji it stands for (the name shows, as if the sender had typed it). */
 const EMOTICONS: Record<string, string> = {
-  ':)': '1f642', '(:': '1f642', ':(': '1f641', '<3': '2764-fe0f', ':|': '1f610', ':/': '1f615',
-  ';)': '1f609', ':D': '1f600', ':o': '1f62e', ':O': '1f62e', ':p': '1f61b', ':P': '1f61b',
+  ':)': 'smile', '(:': 'smile', ':(': 'frown', '<3': 'heart', ':|': 'neutral', ':/': 'confused',
+  ';)': 'wink', ':D': 'grinning', ':o': 'open_mouth', ':O': 'open_mouth', ':p': 'stuck_out_tongue', ':P': 'stuck_out_tongue',
 };
 const quote = (s: string): string => s.replace(/[()|/]/g, '\\$&');
-const EMOTICON_RE = new RegExp(`(?<=^|[\\s.,;!?'"])(${Object.keys(EMOTICONS).map(quote).join('|')})(?=$|[\\s.,;!?'"])`, 'g');
+// An emoticon stands between the text's ends, spaces and these symbols (the original's set).
+const EDGE = `[,.;?!()\\[\\] "'\\n\\t]`;
+const EMOTICON_RE = new RegExp(`(?<=^|${EDGE})(${Object.keys(EMOTICONS).map(quote).join('|')})(?=$|${EDGE})`, 'g');
 
-// A keycap, a flag (two regional indicators), or pictographs joined by ZWJ, each with an optional
-// variation selector or skin tone. A lone pictograph without emoji presentation (©, ↔ …) needs FE0F.
-const UNICODE_RE = /[#*0-9]\uFE0F?\u20E3|\p{Regional_Indicator}{2}|\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}]?(?:\u200D\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}]?)*/gu;
+// A keycap, a flag (two regional indicators or a tag sequence), or pictographs joined by ZWJ, each
+// with an optional variation selector or skin tone. A lone pictograph without emoji presentation
+// (©, ↔ …) needs FE0F. A match the table does not know (a newer sequence) stays text, whole.
+const UNICODE_RE = /[#*0-9]\uFE0F?\u20E3|\p{Regional_Indicator}{2}|\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}|\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}]?(?:\u200D\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}]?)*/gu;
 
+/** The table's code of a run of emoji text: hex code points, variation selectors dropped. */
 function codeOfText(text: string): string {
-  return [...text].map((c) => c.codePointAt(0)!.toString(16).padStart(4, '0')).join('-');
+  return [...text]
+    .filter((c) => c !== '\uFE0F')
+    .map((c) => c.codePointAt(0)!.toString(16).padStart(4, '0'))
+    .join('-');
 }
 
 function unicodeEmoji(text: string): EmojiMeta | null {
   const single = [...text].length === 1;
   if (single && !/\p{Emoji_Presentation}/u.test(text)) return null;
   const code = codeOfText(text);
-  const name = unicodeNameOfCode(code) ?? unicodeNameOfCode(code.replace(/-fe0f/g, ''));
+  const name = unicodeNameOfCode(code);
   return name ? { name, code } : null;
 }
 
 function emoticonEmoji(emoticon: string): EmojiMeta | null {
-  const code = EMOTICONS[emoticon];
-  const name = unicodeNameOfCode(code) ?? unicodeNameOfCode(code.replace(/-fe0f/g, ''));
-  return name ? { name, code } : null;
+  const name = EMOTICONS[emoticon];
+  const code = unicodeCodeOfName(name);
+  return code ? { name, code } : null;
 }
 
 /** Core rule: Unicode emoji (and emoticons, when enabled) in text tokens become emoji tokens. */
@@ -119,7 +113,7 @@ function textEmoji(state: StateCore): void {
 function emojiHtml(e: EmojiMeta, esc: (s: string) => string): string {
   const title = esc(e.name.replace(/_/g, ' '));
   if (e.code === null) return `<img alt=":${esc(e.name)}:" class="emoji" src="${esc(e.url!)}" title="${title}">`;
-  return `<span aria-label="${title}" class="emoji emoji-${esc(cssCode(e.code))}" role="img" title="${title}">:${esc(e.name)}:</span>`;
+  return `<span aria-label="${title}" class="emoji emoji-${esc(e.code)}" role="img" title="${title}">:${esc(e.name)}:</span>`;
 }
 
 export const emojiPlugin = (md: MarkdownIt): void => {

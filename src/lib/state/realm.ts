@@ -3,6 +3,7 @@ import type { StateFetcher } from './context.js';
 import { realmSettings } from '../realm-settings.js';
 import { groupSettingValues } from '../groups.js';
 import { REALM_GROUP_SETTINGS } from '../../models/realm-settings.js';
+import { EMOJI_DATA_PATH, emojiDataFile } from '../emoji/unicode.js';
 
 export const realmState: StateFetcher = {
   types: ['realm'],
@@ -31,6 +32,8 @@ export const realmState: StateFetcher = {
       realm_available_video_chat_providers: {},
       realm_default_external_accounts: {},
       server_avatar_changes_disabled: false,
+      // The Unicode emoji names this server accepts; the hash changes the URL when the table does.
+      server_emoji_data_url: `${realmUrl(app.config.externalUrl, realm.string_id)}/${EMOJI_DATA_PATH}?v=${emojiDataFile().hash}`,
       server_name_changes_disabled: false,
       server_needs_upgrade: false,
       server_web_public_streams_enabled: false,
