@@ -34,6 +34,19 @@ export function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/**
+ * CPU time a process has used (user + system, all threads), in ms, from /proc/<pid>/stat. Unlike
+ * wall-clock rates it hardly moves when other work shares the machine, so it compares runs.
+ */
+export function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesized command name; utime and stime are the 14th and 15th fields.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+}
+/** USER_HZ: 100 on every Linux this runs on (the kernel reports times in these ticks). */
+const CLOCK_TICKS = 100;
+
 /** The soft limit on open files of a process, from /proc/<pid>/limits. */
 export function fileLimit(pid: number): number {
   const m = /Max open files\s+(\d+|unlimited)/.exec(fs.readFileSync(`/proc/${pid}/limits`, 'utf8'));

@@ -3,7 +3,7 @@ import { api, nowMs } from '../api.js';
 import { userCred, type FixtureMeta } from '../bulk-load.js';
 import { STAMP } from '../poller-child.js';
 import { startPollers } from '../pollers.js';
-import type { ServerProcess } from '../server-process.js';
+import { cpuMs, type ServerProcess } from '../server-process.js';
 import type { Sizes } from '../sizes.js';
 import { summarize, round } from '../stats.js';
 
@@ -35,7 +35,10 @@ export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta,
       await sendOne(0); // warm-up, not counted
       await group.stats();
       await server.loopFigures();
+      const cpu0 = cpuMs(server.pid);
       for (let seq = 1; seq <= z.fanoutMessages[k]; seq++) sendMs.push(await sendOne(seq));
+      // Server CPU per delivered event: the send, the fan-out and each answered and renewed long-poll.
+      const cpuPerDelivery = round(((cpuMs(server.pid) - cpu0) * 1000) / (z.fanoutMessages[k] * n));
       const loop = await server.loopFigures();
       const st = await group.stats();
       const d = summarize(st.latencies);
@@ -45,8 +48,9 @@ export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta,
       out[`delivery_p99_ms_${label}`] = d.p99;
       out[`delivery_send_p50_ms_${label}`] = s.p50;
       out[`loop_stall_ms_${label}`] = loop.max_stall_ms;
+      out[`delivery_server_cpu_us_${label}`] = cpuPerDelivery;
       out[`delivery_listeners_${label}`] = n;
-      log(`  ${n} listeners: delivery p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms over ${d.n} deliveries; send ack p50 ${s.p50} ms; loop stall max ${loop.max_stall_ms} ms${incomplete ? `; ${incomplete} messages not seen by every queue` : ''}`);
+      log(`  ${n} listeners: delivery p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms over ${d.n} deliveries; send ack p50 ${s.p50} ms; loop stall max ${loop.max_stall_ms} ms; server CPU ${cpuPerDelivery} µs per delivery${incomplete ? `; ${incomplete} messages not seen by every queue` : ''}`);
     } finally {
       await group.stop();
     }

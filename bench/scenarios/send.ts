@@ -3,8 +3,10 @@ import { encode, headersFor } from '../api.js';
 import { userCred, type FixtureMeta } from '../bulk-load.js';
 import { runLoad } from '../load.js';
 import { startPollers } from '../pollers.js';
-import type { ServerProcess } from '../server-process.js';
+import { cpuMs, type ServerProcess } from '../server-process.js';
 import type { Sizes } from '../sizes.js';
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export async function sendScenario(server: ServerProcess, meta: FixtureMeta, z: Sizes, countStored: (streamId: number) => Promise<number>, log: (s: string) => void): Promise<Record<string, number>> {
   const creds = Array.from({ length: z.sendSubscribers }, (_, i) => userCred(meta.root, i));
@@ -22,9 +24,11 @@ export async function sendScenario(server: ServerProcess, meta: FixtureMeta, z: 
       seconds: z.loadSeconds,
     };
     const polls0 = (await group.stats()).polls;
+    const cpu0 = cpuMs(server.pid);
     const full = await runLoad(common);
+    const cpuPerMsg = round3((cpuMs(server.pid) - cpu0) / Math.max(1, full.ok));
     const pollRate = Math.round(((await group.stats()).polls - polls0) / z.loadSeconds);
-    log(`  send: ${full.rps} msg/s, p50 ${full.p50_ms} ms, p99 ${full.p99_ms} ms (${full.non2xx} non-2xx, ${full.errors} errors), while answering ${pollRate} long-polls/s`);
+    log(`  send: ${full.rps} msg/s, p50 ${full.p50_ms} ms, p99 ${full.p99_ms} ms (${full.non2xx} non-2xx, ${full.errors} errors), while answering ${pollRate} long-polls/s; server CPU ${cpuPerMsg} ms per message`);
     const paced = await runLoad({ ...common, overallRate: z.fixedRate });
     log(`  send at ${z.fixedRate}/s: achieved ${paced.rps}/s, p99 ${paced.p99_ms} ms`);
     const st = await group.stats();
@@ -34,6 +38,7 @@ export async function sendScenario(server: ServerProcess, meta: FixtureMeta, z: 
     return {
       send_rps: full.rps,
       send_longpolls_per_s: pollRate,
+      send_server_cpu_ms_per_msg: cpuPerMsg,
       send_p50_ms: full.p50_ms,
       send_p99_ms: full.p99_ms,
       send_p99_ms_at_500: paced.p99_ms,

@@ -106,27 +106,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     const bits = new Map<number, number>();
 
     if (stream) {
-      // Every active subscriber gets a row in one statement, whatever the channel's size; the
-      // sender's row is marked read there. RETURNING names the recipients for the event.
-      const rows = await tx
-        .insertInto('user_messages')
-        .columns(['user_id', 'message_id', 'flags'])
-        .expression((eb) =>
-          eb
-            .selectFrom('subscriptions as s')
-            .innerJoin('users as u', 'u.id', 's.user_id')
-            .select([
-              's.user_id',
-              sql<number>`CAST(${id} AS integer)`.as('message_id'),
-              sql<number>`CASE WHEN s.user_id = ${sender.id} THEN CAST(${readBit} AS integer) ELSE 0 END`.as('flags'),
-            ])
-            .where('s.stream_id', '=', stream!.id)
-            .where('s.active', '=', 1)
-            .where('u.is_active', '=', 1),
-        )
-        .returning('user_id')
-        .execute();
-      for (const r of rows) bits.set(r.user_id, r.user_id === sender.id ? readBit : 0);
+      for (const userId of await insertSubscriberRows(tx, stream.id, id, sender.id, readBit)) bits.set(userId, userId === sender.id ? readBit : 0);
       if (!bits.has(sender.id)) {
         // The sender always has the message, subscribed or not; unread without a subscription row, no floor covers it.
         const subRow = readBit ? true : !!(await tx.selectFrom('subscriptions').select('id').where('user_id', '=', sender.id).where('stream_id', '=', stream.id).executeTakeFirst());
@@ -176,4 +156,46 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
   });
   publishCommitted(app, realm.id, stamp, result.outgoing);
   return { id: result.id };
+}
+
+/** Subscriber rows written per statement; between statements a big channel's send yields the event loop. */
+const ROWS_PER_STATEMENT = 1000;
+
+/**
+ * Every active subscriber gets a row (the sender's marked read), by INSERT … SELECT in user-id
+ * order, a thousand per statement: a 100-person channel takes one statement, a 10,000-person one
+ * ten, with the event loop free between them. Returns the recipients, for the event.
+ */
+async function insertSubscriberRows(tx: Transaction<DB>, streamId: number, messageId: number, senderId: number, readBit: number): Promise<number[]> {
+  const recipients: number[] = [];
+  let after = 0;
+  for (;;) {
+    const rows = await tx
+      .insertInto('user_messages')
+      .columns(['user_id', 'message_id', 'flags'])
+      .expression((eb) =>
+        eb
+          .selectFrom('subscriptions as s')
+          .innerJoin('users as u', 'u.id', 's.user_id')
+          .select([
+            's.user_id',
+            sql<number>`CAST(${messageId} AS integer)`.as('message_id'),
+            sql<number>`CASE WHEN s.user_id = ${senderId} THEN CAST(${readBit} AS integer) ELSE 0 END`.as('flags'),
+          ])
+          .where('s.stream_id', '=', streamId)
+          .where('s.active', '=', 1)
+          .where('s.user_id', '>', after)
+          .where('u.is_active', '=', 1)
+          .orderBy('s.user_id')
+          .limit(ROWS_PER_STATEMENT),
+      )
+      .returning('user_id')
+      .execute();
+    for (const r of rows) {
+      recipients.push(r.user_id);
+      if (r.user_id > after) after = r.user_id;
+    }
+    if (rows.length < ROWS_PER_STATEMENT) return recipients;
+    await new Promise((r) => setImmediate(r));
+  }
 }

@@ -40,6 +40,8 @@ export class ClientQueue {
   private early: Notice[] = [];
   waiter: Waiter | null = null;
   lastTouched: number;
+  /** performance.now() of the last answer carrying events (the registry spaces answers by it). */
+  lastAnsweredAt = -Infinity;
 
   constructor(
     readonly opts: QueueOptions,
