@@ -8,6 +8,7 @@ import { activeUserIds } from '../lib/users.js';
 import { checkLinkifier, realmLinkifiers, type LinkifierInput } from '../lib/linkifiers.js';
 import { Role } from '../models/roles.js';
 import { adminRequired } from './settings.js';
+import { linkifiersChanged } from '../lib/markdown/render-options.js';
 
 const notFound = () => new ApiError('Linkifier not found.', 'BAD_REQUEST', 400);
 
@@ -24,6 +25,8 @@ async function change<T>(app: AppContext, realm: Realm, user: User, fn: (tx: Tx)
     const r = await fn(tx);
     return { r, users: await activeUserIds(tx, realm.id), list: await realmLinkifiers(tx, realm.id) };
   });
+  // Before the event goes out: a send prompted by the new list must not render with the cached old one.
+  linkifiersChanged(app, realm.id);
   // Clients without linkifier_url_template cannot use templates: they get no event (and an empty list at register).
   publishCommitted(app, realm.id, stamp, [{ users: result.users, event: { type: 'realm_linkifiers', realm_linkifiers: result.list }, requiresCapability: 'linkifier_url_template' }]);
   return result.r;

@@ -8,6 +8,7 @@ import { badRequest } from '../http/errors.js';
 import { FLAG_BITS } from '../models/flags.js';
 import { Role } from '../models/roles.js';
 import { loadRenderContext, renderMessage, type RenderResult } from '../lib/markdown/index.js';
+import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
 import { accessMessage, canAccessStreamHistory, checkCanSendToStream, streamById } from '../lib/messages/access.js';
 import { checkTopicAllowed, isResolveToggle, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
@@ -47,7 +48,8 @@ export async function doUpdateMessage(app: AppContext, realm: Realm, user: User,
   if (input.content !== undefined && input.streamId !== undefined) throw badRequest('Cannot change message content while changing channel');
   if (input.propagateMode !== 'change_one' && input.topic === undefined && input.streamId === undefined) throw badRequest('Invalid propagate_mode without topic edit');
   const content = input.content === undefined ? undefined : normalizeContent(input.content);
-  const rendered = content === undefined ? undefined : renderMessage(content, await loadRenderContext(app.store.db, realm.id, content));
+  // Rendered with the editor's settings, which are the sender's: only the author may change content (checkCanEditContent).
+  const rendered = content === undefined ? undefined : renderMessage(content, await loadRenderContext(app.store.db, realm.id, content, await renderOptionsFor(app, realm, user)));
   const now = app.clock.now();
 
   const { result, stamp } = await app.store.write(async (tx) => {

@@ -8,6 +8,7 @@ import { publishCommitted } from '../events/publish.js';
 import { FLAG_BITS } from '../models/flags.js';
 import { missing } from '../http/params.js';
 import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
+import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
 import { linkAttachments } from '../lib/uploads.js';
 import { checkCanSendToStream, requireStream } from '../lib/messages/access.js';
@@ -42,7 +43,7 @@ export interface SendInput {
 
 export async function doSendMessage(app: AppContext, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
   const content = normalizeContent(input.content);
-  const rendered = renderMessage(content, await loadRenderContext(app.store.db, realm.id, content));
+  const rendered = renderMessage(content, await loadRenderContext(app.store.db, realm.id, content, await renderOptionsFor(app, realm, sender)));
   const now = app.clock.now();
   const dialect = app.store.dialect;
   // From memory after the realm's first send (reloaded when someone's words change): no query per send.

@@ -6,8 +6,8 @@ import { publishCommitted, to } from '../events/publish.js';
 import { accessMessage } from '../lib/messages/access.js';
 import { idsFromKey } from '../lib/messages/recipients.js';
 import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
+import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { presentReminder, reminderContent } from '../lib/reminders.js';
-import { realmUrl } from '../lib/state/realm.js';
 import { doSendMessage } from './messages-send.js';
 import { notificationBot } from './system-bots.js';
 
@@ -33,7 +33,7 @@ export async function doCreateReminder(app: AppContext, realm: Realm, user: User
     dmIds = idsFromKey(group?.user_ids_key ?? '').filter((id) => id !== user.id);
   }
   const content = reminderContent(message, stream, dmIds.length ? dmIds : [user.id], input.note);
-  const rendered = renderMessage(content, await loadRenderContext(app.store.db, realm.id, content, { realmUrl: realmUrl(app.config.externalUrl, realm.string_id) }));
+  const rendered = renderMessage(content, await loadRenderContext(app.store.db, realm.id, content, await renderOptionsFor(app, realm, user)));
   const { result, stamp } = await app.store.write(async (tx) => {
     const row = await tx
       .insertInto('reminders')

@@ -13,6 +13,7 @@ import { fetchListed, fetchRange, loadMessages, type AnchorSpec } from '../lib/m
 import { presentMessages } from '../lib/messages/present.js';
 import { accessMessage } from '../lib/messages/access.js';
 import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
+import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
 
 /** `to` for a channel: an ID or a name, JSON-encoded or plain, possibly as a one-element list. */
@@ -174,7 +175,7 @@ const deleteMessage = authed(async (req) => {
 
 const renderView = authed(async (req) => {
   const content = normalizeContent(req.params.reqStr('content'));
-  const ctx = await loadRenderContext(req.app.store.db, req.realm.id, content);
+  const ctx = await loadRenderContext(req.app.store.db, req.realm.id, content, await renderOptionsFor(req.app, req.realm, req.user));
   return { rendered: renderMessage(content, ctx).html };
 });
 

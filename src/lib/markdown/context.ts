@@ -33,7 +33,7 @@ export interface RenderContext {
   groupsByName: Map<string, RenderGroup>;
   /** Lower-cased name → channel. */
   streamsByName: Map<string, RenderStream>;
-  linkifiers: CompiledLinkifier[];
+  linkifiers: readonly CompiledLinkifier[];
   realmEmoji: Map<string, RealmEmoji>;
   /** The sender's translate_emoticons setting. */
   translateEmoticons: boolean;
@@ -51,7 +51,7 @@ export interface RenderContextInit {
   users?: RenderUser[];
   groups?: RenderGroup[];
   streams?: RenderStream[];
-  linkifiers?: Linkifier[];
+  linkifiers?: readonly Linkifier[];
   realmEmoji?: RealmEmoji[];
   translateEmoticons?: boolean;
   realmUrl?: string | null;
@@ -59,6 +59,9 @@ export interface RenderContextInit {
   defaultCodeBlockLanguage?: string;
   camo?: { uri: string; key: string } | null;
 }
+
+/** Shared, so contexts without linkifiers reuse one compiled (empty) list. */
+const NO_LINKIFIERS: readonly Linkifier[] = Object.freeze([]);
 
 /** Builds a context from plain lists (tests and callers that already hold the rows). */
 export function renderContextFrom(users: RenderUser[] = [], init: RenderContextInit = {}): RenderContext {
@@ -77,7 +80,7 @@ export function renderContextFrom(users: RenderUser[] = [], init: RenderContextI
     byId,
     groupsByName: new Map((init.groups ?? []).map((g) => [g.name.toLowerCase(), g])),
     streamsByName: new Map((init.streams ?? []).map((s) => [s.name.toLowerCase(), s])),
-    linkifiers: compileLinkifiers(init.linkifiers ?? []),
+    linkifiers: compileLinkifiers(init.linkifiers ?? NO_LINKIFIERS),
     realmEmoji: new Map((init.realmEmoji ?? []).map((e) => [e.name, e])),
     translateEmoticons: init.translateEmoticons ?? false,
     realmUrl: init.realmUrl ? init.realmUrl.replace(/\/+$/, '') : null,
@@ -87,13 +90,18 @@ export function renderContextFrom(users: RenderUser[] = [], init: RenderContextI
   };
 }
 
-/** Per-message facts the caller knows without a query: the sender's and the organization's settings. */
+/**
+ * Per-message facts that do not depend on the content: the sender's and the organization's
+ * settings and the organization's linkifiers. All required, so no caller renders without them:
+ * build them with renderOptionsFor (render-options.ts).
+ */
 export interface RenderOptions {
-  translateEmoticons?: boolean;
-  realmUrl?: string | null;
-  inlineImagePreview?: boolean;
-  defaultCodeBlockLanguage?: string;
-  linkifiers?: Linkifier[];
+  translateEmoticons: boolean;
+  realmUrl: string | null;
+  inlineImagePreview: boolean;
+  defaultCodeBlockLanguage: string;
+  /** In the order they apply (sort_order, id); compiled once per list (compileLinkifiers memoizes). */
+  linkifiers: readonly Linkifier[];
 }
 
 // Syntax that can reference rows. Code spans are not excluded: a false positive only costs a small query.
@@ -111,7 +119,7 @@ function captures(re: RegExp, content: string): string[] {
  * mentions (by lower-cased name or by |id), named groups, channels. Content without the syntax
  * issues none.
  */
-export async function loadRenderContext(tx: Tx, realmId: number, content: string, opts: RenderOptions = {}): Promise<RenderContext> {
+export async function loadRenderContext(tx: Tx, realmId: number, content: string, opts: RenderOptions): Promise<RenderContext> {
   const init: RenderContextInit = { ...opts };
   if (content.includes('@')) {
     const mentioned = captures(USER_MENTION, content);
@@ -153,14 +161,11 @@ export async function loadRenderContext(tx: Tx, realmId: number, content: string
       init.groups = rows.map((r) => ({ id: r.id, name: r.name! }));
     }
   }
-  // Custom emoji: only names the content writes as :name:; linkifiers: the organization's list, in order.
+  // Custom emoji: only names the content writes as :name:.
   const emojiNames = [...new Set(captures(EMOJI_NAME, content))];
   if (emojiNames.length) {
     const rows = await tx.selectFrom('realm_emoji').select(['id', 'name', 'realm_id', 'file_name']).where('realm_id', '=', realmId).where('deactivated', '=', 0).where('name', 'in', emojiNames).execute();
     init.realmEmoji = rows.map((r) => ({ id: String(r.id), name: r.name, url: emojiUrl(r) }));
-  }
-  if (!opts.linkifiers) {
-    init.linkifiers = await tx.selectFrom('realm_linkifiers').select(['id', 'pattern', 'url_template']).where('realm_id', '=', realmId).orderBy('sort_order').orderBy('id').execute();
   }
   if (content.includes('#**')) {
     const keys = [...new Set(captures(CHANNEL_LINK, content).map((s) => s.split('>')[0].trim().toLowerCase()))];

@@ -16,12 +16,18 @@ export interface CompiledLinkifier {
   template: string;
 }
 
+/** Compiled lists by the list they came from: the realm's cached list is compiled once, not per message. */
+const compiled = new WeakMap<readonly Linkifier[], readonly CompiledLinkifier[]>();
+
 /**
  * The pattern only matches at a word start (after whitespace, a quote, "(", ",", ":" or "<") and
  * not inside a longer word, as in the original. Python named groups are rewritten to JS syntax.
- * Patterns that do not compile are skipped rather than failing every message.
+ * Patterns that do not compile are skipped rather than failing every message. Memoized by the
+ * identity of `list`, so callers must not modify a list once compiled (the cached lists are frozen).
  */
-export function compileLinkifiers(list: Linkifier[]): CompiledLinkifier[] {
+export function compileLinkifiers(list: readonly Linkifier[]): readonly CompiledLinkifier[] {
+  const hit = compiled.get(list);
+  if (hit) return hit;
   const out: CompiledLinkifier[] = [];
   for (const l of list) {
     const js = l.pattern.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
@@ -31,6 +37,7 @@ export function compileLinkifiers(list: Linkifier[]): CompiledLinkifier[] {
       // An invalid pattern links nothing.
     }
   }
+  compiled.set(list, out);
   return out;
 }
 
@@ -61,7 +68,7 @@ export interface LinkMatch {
 }
 
 /** Non-overlapping linkifier matches in text; earlier linkifiers win ties, as in the original. */
-export function linkifierMatches(text: string, linkifiers: CompiledLinkifier[]): LinkMatch[] {
+export function linkifierMatches(text: string, linkifiers: readonly CompiledLinkifier[]): LinkMatch[] {
   const found: LinkMatch[] = [];
   for (const l of linkifiers) {
     l.re.lastIndex = 0;

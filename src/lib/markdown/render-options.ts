@@ -1,0 +1,76 @@
+// Render options for one message: the sender's and the organization's settings, and the organization's linkifiers (cached per node).
+import type { AppContext } from '../../context.js';
+import type { Realm, User } from '../../store/schema.js';
+import type { EventBus } from '../../events/bus.js';
+import type { RenderOptions } from './context.js';
+import type { Linkifier } from './linkifiers.js';
+import { userSetting } from '../../models/user-settings.js';
+import { realmSettings } from '../realm-settings.js';
+import { realmUrl } from '../state/realm.js';
+
+/** The realm's linkifiers in the order they apply; frozen, since every send of the realm shares the list. */
+export type RealmLinkifiers = readonly Linkifier[];
+
+class LinkifierCache {
+  private readonly realms = new Map<number, RealmLinkifiers>();
+  /** Bumped by every change: a load that started before one must not fill the cache with the old list. */
+  private epoch = 0;
+
+  constructor(bus: EventBus) {
+    bus.subscribeControl((msg) => {
+      if (msg.type === 'linkifiers_changed') this.drop(msg.realmId);
+    });
+  }
+
+  drop(realmId: number): void {
+    this.epoch++;
+    this.realms.delete(realmId);
+  }
+
+  async get(app: AppContext, realmId: number): Promise<RealmLinkifiers> {
+    const hit = this.realms.get(realmId);
+    if (hit) return hit;
+    const epoch = this.epoch;
+    const rows = await app.store.db.selectFrom('realm_linkifiers').select(['id', 'pattern', 'url_template']).where('realm_id', '=', realmId).orderBy('sort_order').orderBy('id').execute();
+    const list: RealmLinkifiers = Object.freeze(rows.map((r) => Object.freeze({ id: r.id, pattern: r.pattern, url_template: r.url_template })));
+    if (epoch === this.epoch) this.realms.set(realmId, list);
+    return list;
+  }
+}
+
+/** One cache per node, kept with the bus that carries its invalidations. */
+const caches = new WeakMap<EventBus, LinkifierCache>();
+
+function cacheOf(app: AppContext): LinkifierCache {
+  let c = caches.get(app.bus);
+  if (!c) caches.set(app.bus, (c = new LinkifierCache(app.bus)));
+  return c;
+}
+
+/** The realm's linkifiers: a query on first use, then from memory until an administrator changes them. */
+export function realmLinkifierList(app: AppContext, realmId: number): Promise<RealmLinkifiers> {
+  return cacheOf(app).get(app, realmId);
+}
+
+/** Call after committing a change of linkifiers: every node (this one at once) reloads the realm's list. */
+export function linkifiersChanged(app: AppContext, realmId: number): void {
+  cacheOf(app).drop(realmId);
+  app.bus.publishControl({ type: 'linkifiers_changed', realmId });
+}
+
+/**
+ * Everything loadRenderContext needs besides the content: the sender's translate_emoticons, the
+ * organization's URL (links into it become #narrow/… fragments), its inline_image_preview and
+ * default_code_block_language, and its linkifiers. Only the linkifiers may cost a query, once per
+ * realm and node until they change.
+ */
+export async function renderOptionsFor(app: AppContext, realm: Realm, sender: Pick<User, 'settings'>): Promise<RenderOptions> {
+  const s = realmSettings(realm);
+  return {
+    translateEmoticons: userSetting(sender.settings, 'translate_emoticons') === true,
+    realmUrl: realmUrl(app.config.externalUrl, realm.string_id),
+    inlineImagePreview: s.inline_image_preview !== false,
+    defaultCodeBlockLanguage: typeof s.default_code_block_language === 'string' ? s.default_code_block_language : '',
+    linkifiers: await realmLinkifierList(app, realm.id),
+  };
+}
