@@ -71,7 +71,7 @@ async function main(): Promise<number> {
     const meta = args.pg ? await pgFixture(dataDir, databaseUrl!, z, log) : await sqliteFixture(dataDir, z, log);
     const profDir = path.join(CACHE_DIR, 'profiles');
     const start = async () => {
-      server = await startParley({ dataDir, databaseUrl, nodeArgs: args.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
+      server = await startParley({ dataDir, databaseUrl, nodeArgs: args.cpuProf ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profDir}`] : [] });
       log(`server: ${server.url} (pid ${server.pid})`);
       await new Promise((r) => setTimeout(r, 1000));
       return server;

@@ -15,6 +15,9 @@ export interface LoopFigures {
   samples: number;
   rss_mb: number;
   heap_used_mb: number;
+  /** The longest garbage-collection pause and their sum since the last reading. */
+  max_gc_pause_ms: number;
+  gc_ms_total: number;
   /** 1 when the server ran with --expose-gc and the memory figures follow a full collection. */
   after_gc: number;
 }

@@ -48,9 +48,10 @@ export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta,
       out[`delivery_p99_ms_${label}`] = d.p99;
       out[`delivery_send_p50_ms_${label}`] = s.p50;
       out[`loop_stall_ms_${label}`] = loop.max_stall_ms;
+      out[`gc_pause_max_ms_${label}`] = loop.max_gc_pause_ms;
       out[`delivery_server_cpu_us_${label}`] = cpuPerDelivery;
       out[`delivery_listeners_${label}`] = n;
-      log(`  ${n} listeners: delivery p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms over ${d.n} deliveries; send ack p50 ${s.p50} ms; loop stall max ${loop.max_stall_ms} ms; server CPU ${cpuPerDelivery} µs per delivery${incomplete ? `; ${incomplete} messages not seen by every queue` : ''}`);
+      log(`  ${n} listeners: delivery p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms over ${d.n} deliveries; send ack p50 ${s.p50} ms; loop stall max ${loop.max_stall_ms} ms (longest GC pause ${loop.max_gc_pause_ms} ms); server CPU ${cpuPerDelivery} µs per delivery${incomplete ? `; ${incomplete} messages not seen by every queue` : ''}`);
     } finally {
       await group.stop();
     }

@@ -146,6 +146,12 @@ export class Store {
         let stamp: CommitStamp | undefined;
         try {
           await this.db.transaction().execute(async (tx) => {
+            if (group.length === 1) {
+              // Alone, a write needs no savepoint: if it throws, the whole transaction rolls back.
+              outcomes.push({ ok: true, value: await group[0].fn(tx) });
+              stamp = { kind: 'seq', seq: ++this.commitSeq };
+              return;
+            }
             for (const w of group) {
               await sql`SAVEPOINT w`.execute(tx);
               try {
@@ -163,7 +169,7 @@ export class Store {
             stamp = { kind: 'seq', seq: ++this.commitSeq };
           });
         } catch (error) {
-          // The commit itself failed: nothing of the group was kept.
+          // The commit failed (or a lone write threw and was rolled back): nothing of the group was kept.
           for (const w of group) w.reject(error);
           continue;
         }

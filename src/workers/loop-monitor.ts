@@ -1,5 +1,5 @@
 // Opt-in event-loop stall monitor (PARLEY_LOOP_MONITOR=1): on SIGUSR2, prints one line of loop-delay figures and memory on stderr and resets them.
-import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver, type ELDHistogram } from 'node:perf_hooks';
 
 /** Sampling interval of the delay timer; a stall shows as a delay of about its length plus this. */
 const RESOLUTION_MS = 10;
@@ -21,15 +21,30 @@ export function startLoopMonitor(env: Record<string, string | undefined> = proce
   const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram = h;
   h.enable();
+  // Garbage-collection pauses, to tell a stall of our code from one of the collector's.
+  let maxGcMs = 0;
+  let gcMsTotal = 0;
+  let countFrom = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.startTime < countFrom) continue;
+      maxGcMs = Math.max(maxGcMs, e.duration);
+      gcMsTotal += e.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
   // With --expose-gc, memory is reported after a full collection. Its pause is not counted as a stall:
   // the reset below makes the histogram skip the delay of its next sample.
   const gc = (globalThis as { gc?: () => void }).gc;
   // Signal listeners do not keep the process alive, and the sampling timer is unreferenced.
   process.on('SIGUSR2', () => {
-    const figures = loopFigures(h);
+    const figures = { ...loopFigures(h), max_gc_pause_ms: round2(maxGcMs), gc_ms_total: round2(gcMsTotal) };
     gc?.();
     const mem = process.memoryUsage();
     process.stderr.write(`parley-loop-monitor ${JSON.stringify({ ...figures, rss_mb: round2(mem.rss / 1048576), heap_used_mb: round2(mem.heapUsed / 1048576), after_gc: gc ? 1 : 0 })}\n`);
     h.reset();
+    // Start afresh; the forced collection above, reported to the observer later, is not counted.
+    maxGcMs = 0;
+    gcMsTotal = 0;
+    countFrom = performance.now();
   });
 }
