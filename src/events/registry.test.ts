@@ -1,7 +1,7 @@
 // Unit tests of the queue registry: snapshot filtering at registration, per-client shaping, ordering in slices.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { QueueRegistry } from './registry.js';
+import { MAX_IN_FLIGHT, QueueRegistry } from './registry.js';
 import type { Notice } from './types.js';
 import type { ReadSnapshot } from '../store/store.js';
 
@@ -107,6 +107,34 @@ test('a queue answered moments ago gets the events of the next moments in one an
     reg.deliver([notice(5, [1], { type: 'realm_user', op: 'add', n: 5 })]);
     await tick();
     assert.deepEqual((await reg.poll(q, 3, true, cancel)).map((e) => e.n), [5]);
+  } finally {
+    reg.stop();
+    clearInterval(alive);
+  }
+});
+
+test('answers waiting for their client to poll again are bounded; each returning poll lets another go', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now, minAnswerGapMs: 0 });
+  const alive = setInterval(() => {}, 1000);
+  try {
+    const n = MAX_IN_FLIGHT + 72;
+    const users = Array.from({ length: n }, (_, i) => i + 1);
+    const queues = users.map((u) => reg.create({ ...baseQueue, userId: u }));
+    for (const q of queues) reg.completeRegistration(q, seqSnapshot(0));
+    const cancel = new AbortController().signal;
+    const answered = new Set<number>();
+    queues.forEach((q, i) => void reg.poll(q, -1, false, cancel).then(() => answered.add(i)));
+    reg.deliver([notice(1, users, { type: 'realm_user', op: 'add', n: 1 })]);
+    for (let i = 0; i < 100; i++) await tick();
+    assert.equal(answered.size, MAX_IN_FLIGHT);
+    // Ten clients come back: ten more answers go out.
+    for (const i of [...answered].slice(0, 10)) void reg.poll(queues[i], 0, false, cancel);
+    for (let i = 0; i < 100; i++) await tick();
+    assert.equal(answered.size, MAX_IN_FLIGHT + 10);
+    // Clients that never come back stop counting after a while: everyone gets the event.
+    await new Promise((r) => setTimeout(r, 1100));
+    for (let i = 0; i < 100 && answered.size < n; i++) await tick();
+    assert.equal(answered.size, n);
   } finally {
     reg.stop();
     clearInterval(alive);

@@ -40,6 +40,15 @@ const ANSWERS_PER_TURN = 48;
  * 17 → 6 long-polls per message against 10 ms; 50 ms gained nothing more (docs/performance.md).
  */
 export const MIN_ANSWER_GAP_MS = 25;
+/**
+ * Answers whose client has not polled again yet, at most. Each comes back as a request, and the
+ * loop reads every request that has arrived in one turn: 10,000 answers out at once return as a
+ * flood that holds the loop for hundreds of milliseconds. With a bound, answers go out as polls
+ * come back, at the same overall pace. A client that does not come back stops counting after
+ * IN_FLIGHT_EXPIRY_MS.
+ */
+export const MAX_IN_FLIGHT = 128;
+const IN_FLIGHT_EXPIRY_MS = 1000;
 
 /**
  * Tells a waiting poll that its client went away. An AbortSignal is one; the HTTP layer passes a
@@ -61,6 +70,9 @@ export class QueueRegistry {
   /** Woken queues waiting out their answer gap, and the one timer that brings them back. */
   private readonly deferred = new Set<ClientQueue>();
   private deferTimer: NodeJS.Timeout | null = null;
+  /** Queues answered whose client has not polled since, oldest first (see MAX_IN_FLIGHT). */
+  private readonly inFlight = new Set<ClientQueue>();
+  private inFlightTimer: NodeJS.Timeout | null = null;
   private gcTimer: NodeJS.Timeout | null = null;
   /**
    * Queues with a waiting poll, in deadline order: every poll waits the same heartbeatSecs, so
@@ -111,6 +123,7 @@ export class QueueRegistry {
     this.publicListeners.get(q.opts.realmId)?.delete(q);
     this.woken.delete(q);
     this.deferred.delete(q);
+    this.inFlight.delete(q);
     const w = this.unpark(q);
     w?.resolve([]);
   }
@@ -188,8 +201,14 @@ export class QueueRegistry {
   private answerWoken(): void {
     this.wakeScheduled = false;
     const now = performance.now();
+    this.expireInFlight(now);
     let n = 0;
     for (const q of this.woken) {
+      if (this.inFlight.size >= MAX_IN_FLIGHT) {
+        // Polls coming back wake us again; the timer covers clients that never do.
+        this.armInFlightTimer();
+        return;
+      }
       this.woken.delete(q);
       if (!q.waiter || q.events.length === 0) continue;
       if (this.deferIfRecent(q, now)) continue;
@@ -204,7 +223,28 @@ export class QueueRegistry {
     const w = this.unpark(q)!;
     q.lastTouched = this.opts.now();
     q.lastAnsweredAt = performance.now();
+    this.inFlight.delete(q);
+    this.inFlight.add(q);
     w.resolve(q.events.slice());
+  }
+
+  /** Forgets answers older than IN_FLIGHT_EXPIRY_MS (oldest first, so it stops at the first recent one). */
+  private expireInFlight(now: number): void {
+    for (const q of this.inFlight) {
+      if (now - q.lastAnsweredAt < IN_FLIGHT_EXPIRY_MS) break;
+      this.inFlight.delete(q);
+    }
+  }
+
+  private armInFlightTimer(): void {
+    if (this.inFlightTimer) return;
+    const oldest = this.inFlight.values().next().value;
+    const wait = oldest ? Math.max(1, oldest.lastAnsweredAt + IN_FLIGHT_EXPIRY_MS - performance.now()) : 1;
+    this.inFlightTimer = setTimeout(() => {
+      this.inFlightTimer = null;
+      this.wake();
+    }, wait);
+    this.inFlightTimer.unref();
   }
 
   /** Holds a queue answered less than the gap ago until the gap has passed. */
@@ -245,11 +285,16 @@ export class QueueRegistry {
   poll(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, cancel: PollCancel): Promise<QueuedEvent[]> {
     q.lastTouched = this.opts.now();
     if (lastEventId !== undefined) q.acknowledge(lastEventId);
+    // The client is back: its answer no longer counts against MAX_IN_FLIGHT.
+    if (this.inFlight.delete(q) && this.woken.size) this.wake();
     // Pending events go out at once, unless this queue was answered moments ago: then the poll
     // waits out the gap below, so a busy stream arrives in batches.
     const now = performance.now();
     if (dontBlock || (q.events.length && now >= q.lastAnsweredAt + this.gapMs)) {
-      if (q.events.length) q.lastAnsweredAt = now;
+      if (q.events.length) {
+        q.lastAnsweredAt = now;
+        this.inFlight.add(q);
+      }
       return Promise.resolve(q.events.slice());
     }
     // A newer poll replaces an older one on the same queue; the older returns empty.
@@ -334,6 +379,9 @@ export class QueueRegistry {
     if (this.deferTimer) clearTimeout(this.deferTimer);
     this.deferTimer = null;
     this.deferred.clear();
+    if (this.inFlightTimer) clearTimeout(this.inFlightTimer);
+    this.inFlightTimer = null;
+    this.inFlight.clear();
     for (const q of this.queues.values()) this.unpark(q)?.resolve(q.events.slice());
   }
 
