@@ -1,7 +1,7 @@
 // Render options for one message: the sender's and the organization's settings, and the organization's linkifiers (cached per node).
 import type { AppContext } from '../../context.js';
 import type { Realm, User } from '../../store/schema.js';
-import type { EventBus } from '../../events/bus.js';
+import { RealmCache } from '../realm-cache.js';
 import type { RenderOptions } from './context.js';
 import type { Linkifier } from './linkifiers.js';
 import { userSetting } from '../../models/user-settings.js';
@@ -11,51 +11,19 @@ import { realmUrl } from '../state/realm.js';
 /** The realm's linkifiers in the order they apply; frozen, since every send of the realm shares the list. */
 export type RealmLinkifiers = readonly Linkifier[];
 
-class LinkifierCache {
-  private readonly realms = new Map<number, RealmLinkifiers>();
-  /** Bumped by every change: a load that started before one must not fill the cache with the old list. */
-  private epoch = 0;
-
-  constructor(bus: EventBus) {
-    bus.subscribeControl((msg) => {
-      if (msg.type === 'linkifiers_changed') this.drop(msg.realmId);
-    });
-  }
-
-  drop(realmId: number): void {
-    this.epoch++;
-    this.realms.delete(realmId);
-  }
-
-  async get(app: AppContext, realmId: number): Promise<RealmLinkifiers> {
-    const hit = this.realms.get(realmId);
-    if (hit) return hit;
-    const epoch = this.epoch;
-    const rows = await app.store.db.selectFrom('realm_linkifiers').select(['id', 'pattern', 'url_template']).where('realm_id', '=', realmId).orderBy('sort_order').orderBy('id').execute();
-    const list: RealmLinkifiers = Object.freeze(rows.map((r) => Object.freeze({ id: r.id, pattern: r.pattern, url_template: r.url_template })));
-    if (epoch === this.epoch) this.realms.set(realmId, list);
-    return list;
-  }
-}
-
-/** One cache per node, kept with the bus that carries its invalidations. */
-const caches = new WeakMap<EventBus, LinkifierCache>();
-
-function cacheOf(app: AppContext): LinkifierCache {
-  let c = caches.get(app.bus);
-  if (!c) caches.set(app.bus, (c = new LinkifierCache(app.bus)));
-  return c;
-}
+const cache = new RealmCache<RealmLinkifiers>('linkifiers_changed', async (app, realmId) => {
+  const rows = await app.store.db.selectFrom('realm_linkifiers').select(['id', 'pattern', 'url_template']).where('realm_id', '=', realmId).orderBy('sort_order').orderBy('id').execute();
+  return Object.freeze(rows.map((r) => Object.freeze({ id: r.id, pattern: r.pattern, url_template: r.url_template })));
+});
 
 /** The realm's linkifiers: a query on first use, then from memory until an administrator changes them. */
 export function realmLinkifierList(app: AppContext, realmId: number): Promise<RealmLinkifiers> {
-  return cacheOf(app).get(app, realmId);
+  return cache.get(app, realmId);
 }
 
 /** Call after committing a change of linkifiers: every node (this one at once) reloads the realm's list. */
 export function linkifiersChanged(app: AppContext, realmId: number): void {
-  cacheOf(app).drop(realmId);
-  app.bus.publishControl({ type: 'linkifiers_changed', realmId });
+  cache.changed(app, realmId);
 }
 
 /**

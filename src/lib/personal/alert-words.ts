@@ -1,7 +1,7 @@
 // Alert words: validation, a per-realm cache that sending consults, and matching message content.
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../store/store.js';
-import type { EventBus } from '../../events/bus.js';
+import { RealmCache } from '../realm-cache.js';
 import { invalidParam } from '../../http/params.js';
 
 export const MAX_ALERT_WORD_LENGTH = 100;
@@ -61,54 +61,23 @@ export function alertedUserIds(words: RealmAlertWords, recipients: Iterable<numb
 /** User ID → lower-cased alert words, for the users of one realm who have any. */
 export type RealmAlertWords = ReadonlyMap<number, readonly string[]>;
 
-class AlertWordCache {
-  private readonly realms = new Map<number, RealmAlertWords>();
-  /** Bumped by every change: a load that started before one must not fill the cache. */
-  private epoch = 0;
-
-  constructor(bus: EventBus) {
-    bus.subscribeControl((msg) => {
-      if (msg.type === 'alert_words_changed') this.drop(msg.realmId);
-    });
+const cache = new RealmCache<RealmAlertWords>('alert_words_changed', async (app, realmId) => {
+  const rows = await app.store.db.selectFrom('alert_words').select(['user_id', 'word_key']).where('realm_id', '=', realmId).execute();
+  const map = new Map<number, string[]>();
+  for (const r of rows) {
+    const list = map.get(r.user_id) ?? [];
+    list.push(r.word_key);
+    map.set(r.user_id, list);
   }
-
-  drop(realmId: number): void {
-    this.epoch++;
-    this.realms.delete(realmId);
-  }
-
-  async get(app: AppContext, realmId: number): Promise<RealmAlertWords> {
-    const hit = this.realms.get(realmId);
-    if (hit) return hit;
-    const epoch = this.epoch;
-    const rows = await app.store.db.selectFrom('alert_words').select(['user_id', 'word_key']).where('realm_id', '=', realmId).execute();
-    const map = new Map<number, string[]>();
-    for (const r of rows) {
-      const list = map.get(r.user_id) ?? [];
-      list.push(r.word_key);
-      map.set(r.user_id, list);
-    }
-    if (epoch === this.epoch) this.realms.set(realmId, map);
-    return map;
-  }
-}
-
-/** One cache per node, kept with the bus that carries its invalidations. */
-const caches = new WeakMap<EventBus, AlertWordCache>();
-
-function cacheOf(app: AppContext): AlertWordCache {
-  let c = caches.get(app.bus);
-  if (!c) caches.set(app.bus, (c = new AlertWordCache(app.bus)));
-  return c;
-}
+  return map;
+});
 
 /** The realm's alert words: a query on first use, then from memory until someone's words change. */
 export function realmAlertWords(app: AppContext, realmId: number): Promise<RealmAlertWords> {
-  return cacheOf(app).get(app, realmId);
+  return cache.get(app, realmId);
 }
 
 /** Call after committing a change of alert words: every node (this one at once) reloads the realm's. */
 export function alertWordsChanged(app: AppContext, realmId: number): void {
-  cacheOf(app).drop(realmId);
-  app.bus.publishControl({ type: 'alert_words_changed', realmId });
+  cache.changed(app, realmId);
 }
