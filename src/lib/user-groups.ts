@@ -67,7 +67,11 @@ export async function presentUserGroups(tx: Tx, realmId: number, opts: { include
   const values = await groupSettingValues(tx, perms.flatMap((p) => Object.values(p) as number[]));
   const byGroup = <T extends { group_id: number }>(rows: T[]) => {
     const m = new Map<number, T[]>();
-    for (const r of rows) m.set(r.group_id, [...(m.get(r.group_id) ?? []), r]);
+    for (const r of rows) {
+      const list = m.get(r.group_id);
+      if (list) list.push(r);
+      else m.set(r.group_id, [r]);
+    }
     return m;
   };
   const memberMap = byGroup(members);

@@ -19,6 +19,25 @@ async function viewerStreams(ctx: StateContext): Promise<Visible> {
   return rows.filter((stream) => withArchived || !stream.is_archived).map((stream) => ({ stream, sub: undefined }));
 }
 
+/**
+ * The viewer's channels and their API objects, read once per register: the subscription and the
+ * stream state both need them (half of a full register's channel work was reading them twice).
+ * Keyed by the read transaction, which is one per register.
+ */
+const perRead = new WeakMap<object, Promise<{ visible: Visible; dicts: Awaited<ReturnType<typeof streamDicts>> }>>();
+
+function channelsOf(ctx: StateContext): Promise<{ visible: Visible; dicts: Awaited<ReturnType<typeof streamDicts>> }> {
+  let p = perRead.get(ctx.tx);
+  if (!p) {
+    p = (async () => {
+      const visible = await viewerStreams(ctx);
+      return { visible, dicts: await streamDicts(ctx.tx, visible.map((v) => v.stream)) };
+    })();
+    perRead.set(ctx.tx, p);
+  }
+  return p;
+}
+
 /** Subscriber fields for one channel under include_subscribers (true, false or partial). */
 async function subscriberFields(ctx: StateContext, all: number[] | undefined): Promise<{ subscribers?: number[]; partialSubscribers?: number[] }> {
   const mode = ctx.opts.includeSubscribers;
@@ -30,8 +49,7 @@ async function subscriberFields(ctx: StateContext, all: number[] | undefined): P
 export const subscriptionState: StateFetcher = {
   types: ['subscription'],
   async fetch(ctx) {
-    const visible = await viewerStreams(ctx);
-    const dicts = await streamDicts(ctx.tx, visible.map((v) => v.stream));
+    const { visible, dicts } = await channelsOf(ctx);
     const subscribers = ctx.opts.includeSubscribers && ctx.user ? await subscribersByStream(ctx.tx, visible.map((v) => v.stream.id)) : new Map<number, number[]>();
     // Clients without notification_settings_null get the user's defaults in place of nulls.
     const defaults = ctx.user && ctx.opts.capabilities.notification_settings_null !== true ? notificationDefaults(effectiveUserSettings(ctx.user.settings)) : null;
@@ -57,8 +75,7 @@ export const subscriptionState: StateFetcher = {
 export const streamState: StateFetcher = {
   types: ['stream'],
   async fetch(ctx) {
-    const visible = await viewerStreams(ctx);
-    const dicts = await streamDicts(ctx.tx, visible.map((v) => v.stream));
+    const { visible, dicts } = await channelsOf(ctx);
     return { streams: visible.map((v) => dicts.get(v.stream.id)!) };
   },
 };
