@@ -15,7 +15,14 @@ export interface UserPresentOptions {
 
 export const isoDate = (secs: number): string => new Date(secs * 1000).toISOString().replace('.000Z', '+00:00');
 
-export function presentUser(u: User, opts: UserPresentOptions): Record<string, unknown> {
+/** The columns presentUser reads: a list of many users selects these, not every column. */
+export const PRESENTED_USER_COLUMNS = [
+  'id', 'realm_id', 'email', 'delivery_email', 'full_name', 'date_joined', 'is_active', 'role', 'is_bot', 'bot_type', 'bot_owner_id',
+  'timezone', 'avatar_source', 'avatar_version', 'is_imported_stub', 'is_deleted', 'settings',
+] as const satisfies readonly (keyof User)[];
+export type PresentedUser = Pick<User, (typeof PRESENTED_USER_COLUMNS)[number]>;
+
+export function presentUser(u: PresentedUser, opts: UserPresentOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {
     user_id: u.id,
     email: u.email,

@@ -1,6 +1,6 @@
 // Register state for realm_user: every user the viewer may see, and the viewer's own identity.
 import type { StateFetcher } from './context.js';
-import { presentUser } from '../../presenters/user.js';
+import { PRESENTED_USER_COLUMNS, presentUser } from '../../presenters/user.js';
 import { accessibleUserIds, canSeeDeliveryEmail } from '../users.js';
 import { unknownUser } from '../../models/unknown-user.js';
 import { realmProfileData } from '../profile-fields.js';
@@ -10,7 +10,8 @@ import { Role } from '../../models/roles.js';
 export const realmUserState: StateFetcher = {
   types: ['realm_user'],
   async fetch({ tx, realm, user, opts }) {
-    const rows = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
+    // Only what is presented: passwords and keys of a thousand users cost a third of the read.
+    const rows = await tx.selectFrom('users').select(PRESENTED_USER_COLUMNS).where('realm_id', '=', realm.id).orderBy('id').execute();
     const avatarOptional = opts.capabilities.user_avatar_url_field_optional === true;
     const profiles = await realmProfileData(tx, realm.id);
     const present = (u: (typeof rows)[number]) => {
