@@ -1,0 +1,42 @@
+// A channel bigger than one subscriber statement: every recipient gets every message, whether its rows were written at once or in chunks.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client, startTestServer } from './helpers/server.js';
+import { doCreateUser } from '../src/actions/users.js';
+
+const SUBSCRIBERS = 1100;
+
+test('every subscriber of a 1,100-person channel receives each message, unread, also once the channel is written in chunks', async () => {
+  const s = await startTestServer();
+  try {
+    const people: Client[] = [];
+    for (let i = 0; i < SUBSCRIBERS; i++) {
+      // No password: hashing 1,100 of them would be most of the test.
+      const u = await doCreateUser(s.running.app, s.realm, { email: `bulk${i}@example.com`, fullName: `Bulk ${i}`, password: null, role: 400 });
+      people.push(new Client(s, u.id, u.email, u.api_key));
+    }
+    await s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'everyone-here' }], principals: people.map((p) => p.userId) });
+    // The first message is written in one statement; the channel is then known to be big, so the
+    // second is written a thousand rows at a time.
+    const ids: number[] = [];
+    for (const content of ['first to all', 'second to all']) {
+      ids.push((await s.owner.ok('POST', 'messages', { type: 'stream', to: 'everyone-here', topic: 'all', content })).id);
+    }
+    // People at the start, the chunk boundary and the end of the user-ID order.
+    for (const who of [people[0], people[998], people[999], people[1000], people[SUBSCRIBERS - 1]]) {
+      const got = await who.ok('GET', 'messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: 'everyone-here' }] });
+      assert.deepEqual(
+        got.messages.map((m: any) => [m.id, m.flags.includes('read')]),
+        ids.map((id) => [id, false]),
+        `user ${who.userId}`,
+      );
+    }
+    // Every recipient's row exists: the channel's unread count for a late user counts both.
+    const reg = await people[SUBSCRIBERS - 1].ok('POST', 'register', { fetch_event_types: ['message', 'update_message_flags'], event_types: ['message'] });
+    assert.equal(reg.unread_msgs.count, 2);
+    const rows = await s.running.app.store.db.selectFrom('user_messages').select((eb) => eb.fn.countAll<number>().as('n')).where('message_id', 'in', ids).executeTakeFirstOrThrow();
+    assert.equal(Number(rows.n), 2 * (SUBSCRIBERS + 1));
+  } finally {
+    await s.close();
+  }
+});
