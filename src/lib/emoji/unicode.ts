@@ -10,7 +10,7 @@ import fs from 'node:fs';
  */
 const DATA_FILE = new URL('../../../../src/lib/emoji/names.json', import.meta.url);
 
-/** Where clients fetch the table (under /api/v1); the register state adds `?v=` with the content hash. */
+/** Where clients fetch the table (a static path, outside /api/v1); the register state adds `?v=` with the content hash. */
 export const EMOJI_DATA_PATH = 'static/generated/emoji/emoji_api.json';
 
 interface Tables {
