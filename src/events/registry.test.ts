@@ -140,3 +140,26 @@ test('answers waiting for their client to poll again are bounded; each returning
     clearInterval(alive);
   }
 });
+
+test('heartbeats falling due together go out under the same bound as event answers', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 0.05, now, minAnswerGapMs: 0 });
+  const alive = setInterval(() => {}, 1000);
+  try {
+    const n = MAX_IN_FLIGHT + 40;
+    const queues = Array.from({ length: n }, (_, i) => reg.create({ ...baseQueue, userId: i + 1 }));
+    for (const q of queues) reg.completeRegistration(q, seqSnapshot(0));
+    const cancel = new AbortController().signal;
+    const answered: string[][] = [];
+    queues.forEach((q) => void reg.poll(q, -1, false, cancel).then((evs) => answered.push(evs.map((e) => e.type))));
+    await new Promise((r) => setTimeout(r, 150));
+    for (let i = 0; i < 100; i++) await tick();
+    assert.equal(answered.length, MAX_IN_FLIGHT, 'the rest wait for clients to come back');
+    assert.ok(answered.every((types) => types.join() === 'heartbeat'));
+    await new Promise((r) => setTimeout(r, 1100));
+    for (let i = 0; i < 100 && answered.length < n; i++) await tick();
+    assert.equal(answered.length, n);
+  } finally {
+    reg.stop();
+    clearInterval(alive);
+  }
+});

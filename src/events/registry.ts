@@ -349,9 +349,14 @@ export class QueueRegistry {
     for (const q of this.waiting) {
       if (q.waiter!.deadline > now) break;
       q.push({ type: 'heartbeat' });
-      this.answer(q);
+      // Answered like any woken queue, in paced turns: queues registered together (after a restart,
+      // thousands) fall due together, and answering them at once would flood the loop as a fan-out
+      // does. Off the deadline list meanwhile, so the next timer looks at the next deadline.
+      this.waiting.delete(q);
+      this.woken.add(q);
     }
     this.armHeartbeat();
+    this.wake();
   }
 
   /** Removes queues that nobody has polled for longer than their idle timeout. */
