@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { expectError } from './helpers/assertions.js';
 import { drainEvents } from './helpers/events.js';
 import { systemGroupIds } from '../src/lib/groups.js';
 import { Role } from '../src/models/roles.js';
@@ -24,13 +25,6 @@ before(async () => {
 after(async () => {
   await s.close();
 });
-
-const err = async (p: Promise<{ status: number; body: any }>, msg: string, code = 'BAD_REQUEST') => {
-  const r = await p;
-  assert.equal(r.status, 400, JSON.stringify(r.body));
-  assert.equal(r.body.code, code);
-  assert.equal(r.body.msg, msg);
-};
 
 let seq = 0;
 const create = async (c: Client, extra: Record<string, unknown> = {}) =>
@@ -57,39 +51,39 @@ test('members: add and delete with events to every active user', async () => {
 
 test('members: errors', async () => {
   const id = await create(ann, { members: [ann.userId] });
-  await err(ann.post(`user_groups/${id}/members`, {}), "Nothing to do. Specify at least one of 'add', 'delete', 'add_subgroups' or 'delete_subgroups'.");
-  await err(ann.post(`user_groups/${id}/members`, { add: [ann.userId] }), `User ${ann.userId} is already a member of this group`);
-  await err(ann.post(`user_groups/${id}/members`, { delete: [bea.userId] }), `There is no member '${bea.userId}' in this user group`);
-  await err(ann.post(`user_groups/${id}/members`, { add: [99999] }), 'Invalid user ID: 99999');
-  await err(ann.post(`user_groups/${id}/members`, { add: 'x' }), 'Argument "add" is not valid JSON.');
-  await err(ann.post('user_groups/99999/members', { add: [bea.userId] }), 'Invalid user group');
-  await err(ann.post(`user_groups/${sys['role:members']}/members`, { add: [gus.userId] }), 'Insufficient permission');
-  await err(s.owner.post(`user_groups/${sys['role:administrators']}/members`, { add: [bea.userId] }), 'Insufficient permission');
+  await expectError(ann.post(`user_groups/${id}/members`, {}), "Nothing to do. Specify at least one of 'add', 'delete', 'add_subgroups' or 'delete_subgroups'.");
+  await expectError(ann.post(`user_groups/${id}/members`, { add: [ann.userId] }), `User ${ann.userId} is already a member of this group`);
+  await expectError(ann.post(`user_groups/${id}/members`, { delete: [bea.userId] }), `There is no member '${bea.userId}' in this user group`);
+  await expectError(ann.post(`user_groups/${id}/members`, { add: [99999] }), 'Invalid user ID: 99999');
+  await expectError(ann.post(`user_groups/${id}/members`, { add: 'x' }), 'Argument "add" is not valid JSON.');
+  await expectError(ann.post('user_groups/99999/members', { add: [bea.userId] }), 'Invalid user group');
+  await expectError(ann.post(`user_groups/${sys['role:members']}/members`, { add: [gus.userId] }), 'Insufficient permission');
+  await expectError(s.owner.post(`user_groups/${sys['role:administrators']}/members`, { add: [bea.userId] }), 'Insufficient permission');
   const other = await s.realm2('members2');
-  await err(other.owner.post(`user_groups/${id}/members`, { add: [other.owner.userId] }), 'Invalid user group');
+  await expectError(other.owner.post(`user_groups/${id}/members`, { add: [other.owner.userId] }), 'Invalid user group');
   // One bad entry changes nothing.
-  await err(ann.post(`user_groups/${id}/members`, { add: [bea.userId, 99999] }), 'Invalid user ID: 99999');
+  await expectError(ann.post(`user_groups/${id}/members`, { add: [bea.userId, 99999] }), 'Invalid user ID: 99999');
   assert.deepEqual(await members(id), [ann.userId]);
 });
 
 test('members: add, join, leave and remove permissions; managers and can_manage_all_groups', async () => {
   const id = await create(ann, { members: [ann.userId] });
   // Defaults: the creator adds; nobody joins; everyone leaves; nobody else removes.
-  await err(bea.post(`user_groups/${id}/members`, { add: [bea.userId] }), 'Insufficient permission');
-  await err(bea.post(`user_groups/${id}/members`, { add: [cal.userId] }), 'Insufficient permission');
-  await err(gus.post(`user_groups/${id}/members`, { add: [gus.userId] }), 'Not allowed for guest users');
+  await expectError(bea.post(`user_groups/${id}/members`, { add: [bea.userId] }), 'Insufficient permission');
+  await expectError(bea.post(`user_groups/${id}/members`, { add: [cal.userId] }), 'Insufficient permission');
+  await expectError(gus.post(`user_groups/${id}/members`, { add: [gus.userId] }), 'Not allowed for guest users');
   await ann.ok('POST', `user_groups/${id}/members`, { add: [bea.userId, cal.userId] });
   await bea.ok('POST', `user_groups/${id}/members`, { delete: [bea.userId] });
-  await err(bea.post(`user_groups/${id}/members`, { delete: [cal.userId] }), 'Insufficient permission');
+  await expectError(bea.post(`user_groups/${id}/members`, { delete: [cal.userId] }), 'Insufficient permission');
   // can_join_group lets Bea join herself; with can_leave_group nobody she cannot leave.
   await ann.ok('PATCH', `user_groups/${id}`, { can_join_group: { new: sys['role:members'] }, can_leave_group: { new: sys['role:nobody'] } });
   await bea.ok('POST', `user_groups/${id}/members`, { add: [bea.userId] });
-  await err(bea.post(`user_groups/${id}/members`, { delete: [bea.userId] }), 'Insufficient permission');
-  await err(cal.post(`user_groups/${id}/members`, { delete: [cal.userId] }), 'Insufficient permission');
+  await expectError(bea.post(`user_groups/${id}/members`, { delete: [bea.userId] }), 'Insufficient permission');
+  await expectError(cal.post(`user_groups/${id}/members`, { delete: [cal.userId] }), 'Insufficient permission');
   // can_remove_members_group lets Cal remove others; can_add_members_group lets him add.
   await ann.ok('PATCH', `user_groups/${id}`, { can_remove_members_group: { new: { direct_members: [cal.userId], direct_subgroups: [] } } });
   await cal.ok('POST', `user_groups/${id}/members`, { delete: [bea.userId] });
-  await err(cal.post(`user_groups/${id}/members`, { add: [bea.userId] }), 'Insufficient permission');
+  await expectError(cal.post(`user_groups/${id}/members`, { add: [bea.userId] }), 'Insufficient permission');
   await ann.ok('PATCH', `user_groups/${id}`, { can_add_members_group: { new: { direct_members: [cal.userId], direct_subgroups: [] } } });
   await cal.ok('POST', `user_groups/${id}/members`, { add: [bea.userId] });
   // The owner is in can_manage_all_groups and manages every group.
@@ -108,11 +102,11 @@ test('GET members and membership: recursive and direct, deactivated users, error
   assert.equal(await is(outer, cal.userId), false);
   assert.equal(await is(sys['role:members'], ann.userId), true);
   assert.equal(await is(sys['role:members'], gus.userId), false);
-  await err(ann.get(`user_groups/${outer}/members/99999`), 'No such user');
-  await err(ann.get('user_groups/99999/members'), 'Invalid user group');
-  await err(gus.get(`user_groups/${outer}/members`), 'Not allowed for guest users');
+  await expectError(ann.get(`user_groups/${outer}/members/99999`), 'No such user');
+  await expectError(ann.get('user_groups/99999/members'), 'Invalid user group');
+  await expectError(gus.get(`user_groups/${outer}/members`), 'Not allowed for guest users');
   const other = await s.realm2('members3');
-  await err(other.owner.get(`user_groups/${outer}/members`), 'Invalid user group');
+  await expectError(other.owner.get(`user_groups/${outer}/members`), 'Invalid user group');
   // A deactivated member is listed nowhere.
   const dan = await s.user('Dan Leaving');
   await ann.ok('POST', `user_groups/${inner}/members`, { add: [dan.userId] });
@@ -120,7 +114,7 @@ test('GET members and membership: recursive and direct, deactivated users, error
   s.running.app.caches.userChanged(dan.userId);
   assert.deepEqual(await members(outer), sorted([ann.userId, bea.userId]));
   assert.equal(await is(inner, dan.userId), false);
-  await err(ann.post(`user_groups/${inner}/members`, { delete: [dan.userId] }), `Invalid user ID: ${dan.userId}`);
+  await expectError(ann.post(`user_groups/${inner}/members`, { delete: [dan.userId] }), `Invalid user ID: ${dan.userId}`);
 });
 
 test('subgroups: add and delete, cycles refused, events, both endpoints', async () => {
@@ -132,14 +126,14 @@ test('subgroups: add and delete, cycles refused, events, both endpoints', async 
   await ann.ok('POST', `user_groups/${b}/members`, { add_subgroups: [c, sys['role:moderators']] });
   assert.deepEqual(await subgroups(a, true), [b]);
   assert.deepEqual(await subgroups(a), sorted([b, c, sys['role:moderators'], sys['role:administrators'], sys['role:owners']]));
-  await err(ann.post(`user_groups/${c}/subgroups`, { add: [a] }), `User group ${c} is already a subgroup of one of the passed subgroups.`);
-  await err(ann.post(`user_groups/${a}/subgroups`, { add: [a] }), `User group ${a} is already a subgroup of one of the passed subgroups.`);
-  await err(ann.post(`user_groups/${a}/subgroups`, { add: [b] }), `User group ${b} is already a subgroup of this group.`);
-  await err(ann.post(`user_groups/${a}/subgroups`, { delete: [c] }), `User group ${c} is not a subgroup of this group.`);
-  await err(ann.post(`user_groups/${a}/subgroups`, { add: [99999] }), 'Invalid user group');
-  await err(ann.post(`user_groups/${a}/subgroups`, {}), "Nothing to do. Specify at least one of 'add' or 'delete'.");
-  await err(bea.post(`user_groups/${a}/subgroups`, { add: [c] }), 'Insufficient permission');
-  await err(ann.post(`user_groups/${sys['role:members']}/subgroups`, { add: [a] }), 'Insufficient permission');
+  await expectError(ann.post(`user_groups/${c}/subgroups`, { add: [a] }), `User group ${c} is already a subgroup of one of the passed subgroups.`);
+  await expectError(ann.post(`user_groups/${a}/subgroups`, { add: [a] }), `User group ${a} is already a subgroup of one of the passed subgroups.`);
+  await expectError(ann.post(`user_groups/${a}/subgroups`, { add: [b] }), `User group ${b} is already a subgroup of this group.`);
+  await expectError(ann.post(`user_groups/${a}/subgroups`, { delete: [c] }), `User group ${c} is not a subgroup of this group.`);
+  await expectError(ann.post(`user_groups/${a}/subgroups`, { add: [99999] }), 'Invalid user group');
+  await expectError(ann.post(`user_groups/${a}/subgroups`, {}), "Nothing to do. Specify at least one of 'add' or 'delete'.");
+  await expectError(bea.post(`user_groups/${a}/subgroups`, { add: [c] }), 'Insufficient permission');
+  await expectError(ann.post(`user_groups/${sys['role:members']}/subgroups`, { add: [a] }), 'Insufficient permission');
   await ann.ok('POST', `user_groups/${b}/subgroups`, { delete: [c] });
   await ann.ok('POST', `user_groups/${a}/members`, { delete_subgroups: [b] });
   const events = (await drainEvents(bea, reg.queue_id)).filter((e) => e.type === 'user_group');

@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, startTestServer, type TestServer } from './helpers/server.js';
+import { expectError } from './helpers/assertions.js';
 import { drainEvents } from './helpers/events.js';
 import { systemGroupIds } from '../src/lib/groups.js';
 import { Role } from '../src/models/roles.js';
@@ -22,14 +23,6 @@ before(async () => {
 after(async () => {
   await s.close();
 });
-
-const err = async (p: Promise<{ status: number; body: any }>, msg: string, code = 'BAD_REQUEST') => {
-  const r = await p;
-  assert.equal(r.status, 400, JSON.stringify(r.body));
-  assert.equal(r.body.code, code);
-  assert.equal(r.body.msg, msg);
-  return r.body;
-};
 
 async function listed(c: Client, id: number, all = false): Promise<any> {
   const r = await c.ok('GET', 'user_groups', { include_deactivated_groups: all });
@@ -89,15 +82,15 @@ test('create: subgroups and permission settings, in form, query and multipart fo
 });
 
 test('create: errors', async () => {
-  await err(ann.post('user_groups/create', { name: 'x', description: 'd', members: [99999] }), 'Invalid user ID: 99999');
-  await err(ann.post('user_groups/create', { description: 'd', members: [] }), "Missing 'name' argument", 'REQUEST_VARIABLE_MISSING');
-  await err(ann.post('user_groups/create', { name: 'x', members: [] }), "Missing 'description' argument", 'REQUEST_VARIABLE_MISSING');
-  await err(ann.post('user_groups/create', { name: 'x', description: 'd' }), "Missing 'members' argument", 'REQUEST_VARIABLE_MISSING');
-  await err(ann.post('user_groups/create', { name: 'x', description: 'd', members: 'nope' }), 'Argument "members" is not valid JSON.');
-  await err(ann.post('user_groups/create', { name: 'backend', description: 'd', members: [] }), "User group 'backend' already exists.");
-  await err(ann.post('user_groups/create', { name: 'role:mine', description: 'd', members: [] }), "User group name cannot start with 'role:'.");
-  await err(ann.post('user_groups/create', { name: 'y'.repeat(101), description: 'd', members: [] }), 'User group name cannot exceed 100 characters.');
-  await err(ann.post('user_groups/create', { name: 'x', description: 'd', members: [], subgroups: [99999] }), 'Invalid user group');
+  await expectError(ann.post('user_groups/create', { name: 'x', description: 'd', members: [99999] }), 'Invalid user ID: 99999');
+  await expectError(ann.post('user_groups/create', { description: 'd', members: [] }), "Missing 'name' argument", 'REQUEST_VARIABLE_MISSING');
+  await expectError(ann.post('user_groups/create', { name: 'x', members: [] }), "Missing 'description' argument", 'REQUEST_VARIABLE_MISSING');
+  await expectError(ann.post('user_groups/create', { name: 'x', description: 'd' }), "Missing 'members' argument", 'REQUEST_VARIABLE_MISSING');
+  await expectError(ann.post('user_groups/create', { name: 'x', description: 'd', members: 'nope' }), 'Argument "members" is not valid JSON.');
+  await expectError(ann.post('user_groups/create', { name: 'backend', description: 'd', members: [] }), "User group 'backend' already exists.");
+  await expectError(ann.post('user_groups/create', { name: 'role:mine', description: 'd', members: [] }), "User group name cannot start with 'role:'.");
+  await expectError(ann.post('user_groups/create', { name: 'y'.repeat(101), description: 'd', members: [] }), 'User group name cannot exceed 100 characters.');
+  await expectError(ann.post('user_groups/create', { name: 'x', description: 'd', members: [], subgroups: [99999] }), 'Invalid user group');
   const cases: [string, string][] = [
     ['can_manage_group', 'role:everyone'],
     ['can_manage_group', 'role:internet'],
@@ -106,20 +99,20 @@ test('create: errors', async () => {
     ['can_join_group', 'role:internet'],
   ];
   for (const [setting, group] of cases) {
-    await err(ann.post('user_groups/create', { name: 'x', description: 'd', members: [], [setting]: sys[group] }), `'${setting}' setting cannot be set to '${group}' group.`);
+    await expectError(ann.post('user_groups/create', { name: 'x', description: 'd', members: [], [setting]: sys[group] }), `'${setting}' setting cannot be set to '${group}' group.`);
   }
-  await err(
+  await expectError(
     ann.post('user_groups/create', { name: 'x', description: 'd', members: [], can_manage_group: { direct_members: [], direct_subgroups: [sys['role:everyone'], sys['role:owners']] } }),
     "'can_manage_group' setting cannot be set to 'role:everyone' group.",
   );
-  await err(ann.post('user_groups/create', { name: 'x', description: 'd', members: [], can_manage_group: 99999 }), 'Invalid user group');
+  await expectError(ann.post('user_groups/create', { name: 'x', description: 'd', members: [], can_manage_group: 99999 }), 'Invalid user group');
   // Nothing of the refused requests was created.
   const r = await ann.ok('GET', 'user_groups', { include_deactivated_groups: true });
   assert.ok(!r.user_groups.some((g: any) => g.name === 'x'));
 });
 
 test('create: permissions (guests, can_create_groups, bots) and organization isolation', async () => {
-  await err(gus.post('user_groups/create', { name: 'guests', description: '', members: [] }), 'Not allowed for guest users');
+  await expectError(gus.post('user_groups/create', { name: 'guests', description: '', members: [] }), 'Not allowed for guest users');
   // Only administrators may create groups once the organization says so.
   await s.running.app.store.write(async (tx) => {
     const settings = { ...JSON.parse(s.realm.settings), can_create_groups: sys['role:administrators'] };
@@ -127,7 +120,7 @@ test('create: permissions (guests, can_create_groups, bots) and organization iso
   });
   s.running.app.caches.invalidateRealms();
   try {
-    await err(ann.post('user_groups/create', { name: 'denied', description: '', members: [] }), 'Insufficient permission');
+    await expectError(ann.post('user_groups/create', { name: 'denied', description: '', members: [] }), 'Insufficient permission');
     await s.owner.ok('POST', 'user_groups/create', { name: 'allowed', description: '', members: [] });
   } finally {
     await s.running.app.store.write((tx) => tx.updateTable('realms').set({ settings: s.realm.settings }).where('id', '=', s.realm.id).execute());
@@ -141,8 +134,8 @@ test('create: permissions (guests, can_create_groups, bots) and organization iso
   assert.equal((await listed(ann, made.group_id)).creator_id, bot.user_id);
   // Another organization's users and groups are unknown here.
   const other = await s.realm2('groups2');
-  await err(other.owner.post('user_groups/create', { name: 'x', description: '', members: [ann.userId] }), `Invalid user ID: ${ann.userId}`);
-  await err(other.owner.post('user_groups/create', { name: 'x', description: '', members: [], subgroups: [sys['role:members']] }), 'Invalid user group');
+  await expectError(other.owner.post('user_groups/create', { name: 'x', description: '', members: [ann.userId] }), `Invalid user ID: ${ann.userId}`);
+  await expectError(other.owner.post('user_groups/create', { name: 'x', description: '', members: [], subgroups: [sys['role:members']] }), 'Invalid user group');
   const theirs = await other.owner.ok('GET', 'user_groups');
   assert.ok(theirs.user_groups.every((g: any) => g.id !== sys['role:members']));
 });
@@ -152,7 +145,7 @@ test('GET /user_groups: system groups, include_deactivated_groups, guests refuse
   const members = r.user_groups.find((g: any) => g.name === 'role:members');
   assert.equal(members.is_system_group, true);
   assert.ok(members.members.includes(ann.userId));
-  await err(gus.get('user_groups'), 'Not allowed for guest users');
+  await expectError(gus.get('user_groups'), 'Not allowed for guest users');
   const id = await create(ann);
   await ann.ok('POST', `user_groups/${id}/deactivate`);
   assert.equal(await listed(ann, id), undefined);
@@ -190,41 +183,41 @@ test('PATCH: name, description and settings in the old/new form, with one update
 
 test('PATCH: errors and permissions', async () => {
   const id = await create(ann);
-  await err(ann.patch(`user_groups/${id}`, {}), 'No new data supplied');
-  await err(ann.patch(`user_groups/${id}`, { can_mention_group: { new: sys['role:members'], old: sys['role:nobody'] } }), "'old' value does not match the expected value.");
-  await err(ann.patch(`user_groups/${id}`, { can_manage_group: { new: sys['role:everyone'] } }), "'can_manage_group' setting cannot be set to 'role:everyone' group.");
-  await err(ann.patch(`user_groups/${id}`, { can_manage_group: sys['role:members'] }), 'can_manage_group is not a dict');
-  await err(ann.patch(`user_groups/${id}`, { can_manage_group: { old: 1 } }), 'can_manage_group["new"] is missing');
-  await err(ann.patch(`user_groups/${id}`, { name: 'backend' }), "User group 'backend' already exists.");
-  await err(ann.patch('user_groups/99999', { name: 'zzz' }), 'Invalid user group');
-  await err(ann.patch(`user_groups/${sys['role:members']}`, { description: 'mine' }), 'Insufficient permission');
+  await expectError(ann.patch(`user_groups/${id}`, {}), 'No new data supplied');
+  await expectError(ann.patch(`user_groups/${id}`, { can_mention_group: { new: sys['role:members'], old: sys['role:nobody'] } }), "'old' value does not match the expected value.");
+  await expectError(ann.patch(`user_groups/${id}`, { can_manage_group: { new: sys['role:everyone'] } }), "'can_manage_group' setting cannot be set to 'role:everyone' group.");
+  await expectError(ann.patch(`user_groups/${id}`, { can_manage_group: sys['role:members'] }), 'can_manage_group is not a dict');
+  await expectError(ann.patch(`user_groups/${id}`, { can_manage_group: { old: 1 } }), 'can_manage_group["new"] is missing');
+  await expectError(ann.patch(`user_groups/${id}`, { name: 'backend' }), "User group 'backend' already exists.");
+  await expectError(ann.patch('user_groups/99999', { name: 'zzz' }), 'Invalid user group');
+  await expectError(ann.patch(`user_groups/${sys['role:members']}`, { description: 'mine' }), 'Insufficient permission');
   // Bea is not in can_manage_group; the owner manages every group (can_manage_all_groups).
-  await err(bea.patch(`user_groups/${id}`, { description: 'hers' }), 'Insufficient permission');
-  await err(gus.patch(`user_groups/${id}`, { description: 'his' }), 'Not allowed for guest users');
+  await expectError(bea.patch(`user_groups/${id}`, { description: 'hers' }), 'Insufficient permission');
+  await expectError(gus.patch(`user_groups/${id}`, { description: 'his' }), 'Not allowed for guest users');
   await s.owner.ok('PATCH', `user_groups/${id}`, { description: 'by the owner' });
   // Granting Bea can_manage_group lets her edit.
   await ann.ok('PATCH', `user_groups/${id}`, { can_manage_group: { new: { direct_members: [ann.userId, bea.userId], direct_subgroups: [] } } });
   await bea.ok('PATCH', `user_groups/${id}`, { description: 'hers now' });
   const other = await s.realm2('groups3');
-  await err(other.owner.patch(`user_groups/${id}`, { description: 'foreign' }), 'Invalid user group');
+  await expectError(other.owner.patch(`user_groups/${id}`, { description: 'foreign' }), 'Invalid user group');
 });
 
 test('deactivate and reactivate: events per client capability, errors, objections', async () => {
   const id = await create(ann);
   const modern = await bea.ok('POST', 'register', { event_types: ['user_group'], client_capabilities: { include_deactivated_groups: true } });
   const legacy = await bea.ok('POST', 'register', { event_types: ['user_group'], client_capabilities: {} });
-  await err(bea.post(`user_groups/${id}/deactivate`), 'Insufficient permission');
-  await err(ann.post(`user_groups/${sys['role:members']}/deactivate`), 'Insufficient permission');
-  await err(ann.post('user_groups/99999/deactivate'), 'Invalid user group');
+  await expectError(bea.post(`user_groups/${id}/deactivate`), 'Insufficient permission');
+  await expectError(ann.post(`user_groups/${sys['role:members']}/deactivate`), 'Insufficient permission');
+  await expectError(ann.post('user_groups/99999/deactivate'), 'Invalid user group');
   await ann.ok('POST', `user_groups/${id}/deactivate`);
-  await err(ann.post(`user_groups/${id}/deactivate`), 'User group is already deactivated.');
+  await expectError(ann.post(`user_groups/${id}/deactivate`), 'User group is already deactivated.');
   const m = (await drainEvents(bea, modern.queue_id)).filter((e) => e.type === 'user_group');
   const l = (await drainEvents(bea, legacy.queue_id)).filter((e) => e.type === 'user_group');
   assert.deepEqual(m.map((e) => [e.op, e.data]), [['update', { deactivated: true }]]);
   assert.deepEqual(l.map((e) => [e.op, e.group_id]), [['remove', id]]);
   // Deactivated groups cannot be used in settings or as subgroups.
-  await err(ann.post('user_groups/create', { name: 'uses it', description: '', members: [], can_mention_group: id }), 'Invalid user group');
-  await err(ann.post('user_groups/create', { name: 'uses it', description: '', members: [], subgroups: [id] }), 'Invalid user group');
+  await expectError(ann.post('user_groups/create', { name: 'uses it', description: '', members: [], can_mention_group: id }), 'Invalid user group');
+  await expectError(ann.post('user_groups/create', { name: 'uses it', description: '', members: [], subgroups: [id] }), 'Invalid user group');
   await ann.ok('PATCH', `user_groups/${id}`, { deactivated: false });
   const m2 = (await drainEvents(bea, modern.queue_id, m[m.length - 1].id)).filter((e) => e.type === 'user_group');
   const l2 = (await drainEvents(bea, legacy.queue_id, l[l.length - 1].id)).filter((e) => e.type === 'user_group');
@@ -233,6 +226,6 @@ test('deactivate and reactivate: events per client capability, errors, objection
 
   // In use: as another group's setting and subgroup, and as a channel permission.
   const user = await create(ann, { subgroups: [id], can_mention_group: id });
-  const body = await err(ann.post(`user_groups/${id}/deactivate`), 'Cannot deactivate user group in use.', 'CANNOT_DEACTIVATE_GROUP_IN_USE');
+  const body = await expectError(ann.post(`user_groups/${id}/deactivate`), 'Cannot deactivate user group in use.', 'CANNOT_DEACTIVATE_GROUP_IN_USE');
   assert.deepEqual(body.objections, [{ type: 'user_group', group_id: user, settings: ['can_mention_group', 'direct_subgroup_ids'] }]);
 });
