@@ -79,14 +79,19 @@ export interface AccessedMessage {
   stream: Stream | null;
 }
 
+/** Message rows with the viewer's user_messages flags as `um_flags` (null when the viewer has no row). */
+export function messagesWithViewerFlags(tx: Tx, userId: number) {
+  return tx
+    .selectFrom('messages as m')
+    .leftJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', userId))
+    .selectAll('m')
+    .select('um.flags as um_flags');
+}
+
 /** Loads a message the user may read, or fails with "Invalid message(s)". */
 export async function accessMessage(tx: Tx, user: User, messageId: number): Promise<AccessedMessage> {
   if (!isDbId(messageId)) throw invalidMessage();
-  const row = await tx
-    .selectFrom('messages as m')
-    .leftJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', user.id))
-    .selectAll('m')
-    .select('um.flags as um_flags')
+  const row = await messagesWithViewerFlags(tx, user.id)
     .where('m.id', '=', messageId)
     .where('m.realm_id', '=', user.realm_id)
     .executeTakeFirst();

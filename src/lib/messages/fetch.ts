@@ -4,7 +4,7 @@ import type { Tx } from '../../store/store.js';
 import type { Message, Realm, User } from '../../store/schema.js';
 import type { MessageDict } from '../../presenters/message.js';
 import { idColumn, narrowQuery, unreadCondition, type NarrowPlan } from './narrow.js';
-import { HISTORICAL_FLAGS, isDbId, MAX_DB_ID } from './access.js';
+import { HISTORICAL_FLAGS, isDbId, MAX_DB_ID, messagesWithViewerFlags } from './access.js';
 import { buildMessageDicts } from './dicts.js';
 
 /** The original's stand-in for "after every message" when the anchor is `newest`. */
@@ -73,11 +73,7 @@ export interface MessageWithFlags {
 /** Loads messages by ID with the viewer's flags (read + historical without a row), ascending. */
 export async function loadMessages(tx: Tx, realm: Pick<Realm, 'string_id'>, user: Pick<User, 'id'>, ids: number[]): Promise<MessageWithFlags[]> {
   if (!ids.length) return [];
-  const rows = await tx
-    .selectFrom('messages as m')
-    .leftJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', user.id))
-    .selectAll('m')
-    .select('um.flags as um_flags')
+  const rows = await messagesWithViewerFlags(tx, user.id)
     .where('m.id', 'in', ids)
     .orderBy('m.id')
     .execute();
