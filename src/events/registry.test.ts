@@ -113,53 +113,61 @@ test('a queue answered moments ago gets the events of the next moments in one an
   }
 });
 
-test('answers waiting for their client to poll again are bounded; each returning poll lets another go', async () => {
-  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now, minAnswerGapMs: 0 });
+/**
+ * Runs a test against a registry whose timers are unreferenced (held sockets keep a server alive;
+ * here nothing else would), with n registered queues (users 1..n), each with a waiting poll whose
+ * answer is recorded by queue index.
+ */
+async function withPollingQueues(
+  opts: { heartbeatSecs: number; minAnswerGapMs: number; n: number },
+  body: (ctx: { reg: QueueRegistry; queues: ReturnType<QueueRegistry['create']>[]; users: number[]; answers: Map<number, string[]>; cancel: AbortSignal }) => Promise<void>,
+): Promise<void> {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: opts.heartbeatSecs, now, minAnswerGapMs: opts.minAnswerGapMs });
   const alive = setInterval(() => {}, 1000);
   try {
-    const n = MAX_IN_FLIGHT + 72;
-    const users = Array.from({ length: n }, (_, i) => i + 1);
+    const users = Array.from({ length: opts.n }, (_, i) => i + 1);
     const queues = users.map((u) => reg.create({ ...baseQueue, userId: u }));
     for (const q of queues) reg.completeRegistration(q, seqSnapshot(0));
     const cancel = new AbortController().signal;
-    const answered = new Set<number>();
-    queues.forEach((q, i) => void reg.poll(q, -1, false, cancel).then(() => answered.add(i)));
-    reg.deliver([notice(1, users, { type: 'realm_user', op: 'add', n: 1 })]);
-    for (let i = 0; i < 100; i++) await tick();
-    assert.equal(answered.size, MAX_IN_FLIGHT);
-    // Ten clients come back: ten more answers go out.
-    for (const i of [...answered].slice(0, 10)) void reg.poll(queues[i], 0, false, cancel);
-    for (let i = 0; i < 100; i++) await tick();
-    assert.equal(answered.size, MAX_IN_FLIGHT + 10);
-    // Clients that never come back stop counting after a while: everyone gets the event.
-    await new Promise((r) => setTimeout(r, 1100));
-    for (let i = 0; i < 100 && answered.size < n; i++) await tick();
-    assert.equal(answered.size, n);
+    const answers = new Map<number, string[]>();
+    queues.forEach((q, i) => void reg.poll(q, -1, false, cancel).then((evs) => answers.set(i, evs.map((e) => e.type))));
+    await body({ reg, queues, users, answers, cancel });
   } finally {
     reg.stop();
     clearInterval(alive);
   }
+}
+
+const turns = async (n: number, until: () => boolean = () => false) => {
+  for (let i = 0; i < n && !until(); i++) await tick();
+};
+
+test('answers waiting for their client to poll again are bounded; each returning poll lets another go', async () => {
+  const n = MAX_IN_FLIGHT + 72;
+  await withPollingQueues({ heartbeatSecs: 50, minAnswerGapMs: 0, n }, async ({ reg, queues, users, answers, cancel }) => {
+    reg.deliver([notice(1, users, { type: 'realm_user', op: 'add', n: 1 })]);
+    await turns(100);
+    assert.equal(answers.size, MAX_IN_FLIGHT);
+    // Ten clients come back: ten more answers go out.
+    for (const i of [...answers.keys()].slice(0, 10)) void reg.poll(queues[i], 0, false, cancel);
+    await turns(100);
+    assert.equal(answers.size, MAX_IN_FLIGHT + 10);
+    // Clients that never come back stop counting after a while: everyone gets the event.
+    await new Promise((r) => setTimeout(r, 1100));
+    await turns(100, () => answers.size === n);
+    assert.equal(answers.size, n);
+  });
 });
 
 test('heartbeats falling due together go out under the same bound as event answers', async () => {
-  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 0.05, now, minAnswerGapMs: 0 });
-  const alive = setInterval(() => {}, 1000);
-  try {
-    const n = MAX_IN_FLIGHT + 40;
-    const queues = Array.from({ length: n }, (_, i) => reg.create({ ...baseQueue, userId: i + 1 }));
-    for (const q of queues) reg.completeRegistration(q, seqSnapshot(0));
-    const cancel = new AbortController().signal;
-    const answered: string[][] = [];
-    queues.forEach((q) => void reg.poll(q, -1, false, cancel).then((evs) => answered.push(evs.map((e) => e.type))));
+  const n = MAX_IN_FLIGHT + 40;
+  await withPollingQueues({ heartbeatSecs: 0.05, minAnswerGapMs: 0, n }, async ({ answers }) => {
     await new Promise((r) => setTimeout(r, 150));
-    for (let i = 0; i < 100; i++) await tick();
-    assert.equal(answered.length, MAX_IN_FLIGHT, 'the rest wait for clients to come back');
-    assert.ok(answered.every((types) => types.join() === 'heartbeat'));
+    await turns(100);
+    assert.equal(answers.size, MAX_IN_FLIGHT, 'the rest wait for clients to come back');
+    assert.ok([...answers.values()].every((types) => types.join() === 'heartbeat'));
     await new Promise((r) => setTimeout(r, 1100));
-    for (let i = 0; i < 100 && answered.length < n; i++) await tick();
-    assert.equal(answered.length, n);
-  } finally {
-    reg.stop();
-    clearInterval(alive);
-  }
+    await turns(100, () => answers.size === n);
+    assert.equal(answers.size, n);
+  });
 });
