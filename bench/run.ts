@@ -21,7 +21,7 @@ const SCENARIOS = ['ceiling', 'render', 'register', 'history', 'send', 'delivery
 const PG_BASE = process.env.PARLEY_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 
 function parseArgs(argv: string[]) {
-  const a = { quick: false, pg: false, cpuProf: false, out: path.join(ROOT, 'bench-results.json'), only: [...SCENARIOS] as string[] };
+  const a = { quick: false, pg: false, cpuProf: false, out: path.join(ROOT, 'bench-results.json'), only: [...SCENARIOS] as string[], nodeArgs: [] as string[] };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i];
     if (f === '--quick') a.quick = true;
@@ -29,7 +29,9 @@ function parseArgs(argv: string[]) {
     else if (f === '--cpu-prof') a.cpuProf = true;
     else if (f === '--out') a.out = path.resolve(argv[++i]);
     else if (f === '--only') a.only = argv[++i].split(',');
-    else throw new Error(`unknown flag ${f}; usage: run [--quick] [--pg] [--only ${SCENARIOS.join(',')}] [--cpu-prof] [--out FILE]`);
+    // Passed to the server's node, for experiments: --node-arg --max-semi-space-size=32
+    else if (f === '--node-arg') a.nodeArgs.push(argv[++i]);
+    else throw new Error(`unknown flag ${f}; usage: run [--quick] [--pg] [--only ${SCENARIOS.join(',')}] [--cpu-prof] [--node-arg ARG]… [--out FILE]`);
   }
   return a;
 }
@@ -71,7 +73,7 @@ async function main(): Promise<number> {
     const meta = args.pg ? await pgFixture(dataDir, databaseUrl!, z, log) : await sqliteFixture(dataDir, z, log);
     const profDir = path.join(CACHE_DIR, 'profiles');
     const start = async () => {
-      server = await startParley({ dataDir, databaseUrl, nodeArgs: args.cpuProf ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profDir}`] : [] });
+      server = await startParley({ dataDir, databaseUrl, nodeArgs: [...(args.cpuProf ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profDir}`] : []), ...args.nodeArgs] });
       log(`server: ${server.url} (pid ${server.pid})`);
       await new Promise((r) => setTimeout(r, 1000));
       return server;

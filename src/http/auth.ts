@@ -20,9 +20,16 @@ export function subdomainOf(hostHeader: string | undefined, externalUrl: string)
   return '';
 }
 
-export async function resolveRealm(app: AppContext, req: IncomingMessage): Promise<Realm> {
+/**
+ * The organization a request is for. Synchronous when it is cached (nearly always), so a long-poll
+ * spends no promise and no microtask on it.
+ */
+export function resolveRealm(app: AppContext, req: IncomingMessage): Realm | Promise<Realm> {
   const subdomain = subdomainOf(req.headers.host, app.config.externalUrl);
-  const realm = await app.caches.realmBySubdomain(subdomain);
+  return app.caches.cachedRealm(subdomain) ?? app.caches.realmBySubdomain(subdomain).then(existingRealm);
+}
+
+function existingRealm(realm: Realm | undefined): Realm {
   if (!realm) throw new ApiError('There is no organization at this address', 'BAD_REQUEST', 404);
   return realm;
 }
@@ -43,15 +50,23 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Checks Basic credentials (API email + API key) against the realm; null when none were sent. */
-export async function authenticate(app: AppContext, realm: Realm, req: IncomingMessage): Promise<User | null> {
+/**
+ * Checks Basic credentials (API email + API key) against the realm; null when none were sent.
+ * Synchronous when the user is cached, as for the realm.
+ */
+export function authenticate(app: AppContext, realm: Realm, req: IncomingMessage): User | null | Promise<User> {
   const creds = parseBasicAuth(req.headers.authorization);
   if (!creds) {
     if (req.headers.authorization) throw unauthorized('Invalid authorization header for basic auth', 'UNAUTHORIZED');
     return null;
   }
-  // Cached for a short time and dropped at once by app.caches.userChanged (see docs/architecture.md).
-  const user = await app.caches.userByApiKey(creds.password);
+  // Cached and dropped at once by app.caches.userChanged (see docs/architecture.md).
+  const cached = app.caches.cachedUser(creds.password);
+  if (cached) return checkUser(cached, creds, realm);
+  return app.caches.userByApiKey(creds.password).then((user) => checkUser(user, creds, realm));
+}
+
+function checkUser(user: User | undefined, creds: { username: string; password: string }, realm: Realm): User {
   if (!user || !safeEqual(user.api_key, creds.password)) throw unauthorized('Invalid API key', 'INVALID_API_KEY');
   const email = creds.username.toLowerCase();
   if (user.email.toLowerCase() !== email && user.email_key !== email) throw unauthorized('Invalid API key', 'INVALID_API_KEY');

@@ -60,15 +60,25 @@ function readMultipart(req: IncomingMessage, params: RawParams): Promise<Uploade
   });
 }
 
-/** Query-string values first; body values override them, as the original reads POST before GET. */
-export async function parseRequestParams(req: IncomingMessage, query: string): Promise<ParsedBody> {
+/**
+ * Query-string values first; body values override them, as the original reads POST before GET.
+ * Synchronous for GET and HEAD (no body to wait for), which is every long-poll.
+ */
+export function parseRequestParams(req: IncomingMessage, query: string): ParsedBody | Promise<ParsedBody> {
   const params: RawParams = new Map();
   if (query) for (const [k, v] of new URLSearchParams(query)) params.set(k, v);
-  const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (req.method === 'GET' || req.method === 'HEAD') {
     req.resume();
-    return { params, files: [] };
+    return { params, files: NO_FILES };
   }
+  return parseBody(req, params);
+}
+
+/** Shared by every request without files; frozen so that no view can add to it. */
+const NO_FILES = Object.freeze([]) as unknown as UploadedFile[];
+
+async function parseBody(req: IncomingMessage, params: RawParams): Promise<ParsedBody> {
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('multipart/form-data')) {
     const files = await readMultipart(req, params);
     return { params, files };

@@ -129,10 +129,15 @@ export function createRequestHandler(app: AppContext, router: Router, onUnexpect
         req.resume();
         throw new ApiError('Method Not Allowed', 'BAD_REQUEST', 405, { allowed_methods: match.allowed });
       }
-      const { params, files } = await parseRequestParams(req, query);
-      const realm = await resolveRealm(app, req);
+      // Each step is synchronous on its common path (a GET, a cached realm and user): no promise,
+      // no microtask turn, on every long-poll.
+      const parsed = parseRequestParams(req, query);
+      const { params, files } = parsed instanceof Promise ? await parsed : parsed;
+      const realmOrPending = resolveRealm(app, req);
+      const realm = realmOrPending instanceof Promise ? await realmOrPending : realmOrPending;
       const mode = match.handler.auth ?? 'user';
-      const user = mode === 'none' ? null : await authenticate(app, realm, req);
+      const userOrPending = mode === 'none' ? null : authenticate(app, realm, req);
+      const user = userOrPending instanceof Promise ? await userOrPending : userOrPending;
       if (mode === 'user' && !user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
       const p = new Params({ raw: params, used: new Set() });
       const result = await match.handler(new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res));

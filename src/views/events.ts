@@ -69,26 +69,37 @@ function ownedQueue(req: AuthedRequest, id: string) {
   return q;
 }
 
-const getEvents = authed(async (req) => {
+/**
+ * Not an async function: a held long-poll then keeps a promise reaction, not a suspended frame
+ * (thousands are held at once). Errors thrown before the poll reach the HTTP layer all the same.
+ */
+const getEvents = authed((req) => {
   const p = req.params;
-  let queueId = p.str('queue_id');
+  const queueId = p.str('queue_id');
   const lastEventId = p.int('last_event_id');
   const dontBlock = p.bool('dont_block', false);
-  if (queueId === undefined) {
-    const { queue } = await registerQueue(req.app, req.realm, req.user, registerInput(req, true));
-    queueId = queue.id;
-  } else {
-    // Parameters meant for implicit registration are meaningless with an existing queue.
-    for (const k of ['event_types', 'apply_markdown', 'client_gravatar', 'all_public_streams', 'narrow', 'client_capabilities']) p.str(k);
-  }
-  const q = ownedQueue(req, queueId);
-  const events = await req.app.queues.poll(q, lastEventId, dontBlock, req.closed);
-  // The same envelope the server would build, from events serialized once per shared message variant.
-  const ignored = p.ignored();
-  const tail = ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
-  const body = `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(queueId)}${tail}}`;
-  return new RawResponse(200, body, JSON_HEADERS);
+  if (queueId === undefined) return registerAndPoll(req, lastEventId, dontBlock);
+  // Parameters meant for implicit registration are meaningless with an existing queue.
+  for (const k of ['event_types', 'apply_markdown', 'client_gravatar', 'all_public_streams', 'narrow', 'client_capabilities']) p.str(k);
+  return pollQueue(req, queueId, lastEventId, dontBlock);
 });
+
+/** GET /events without a queue_id registers a queue first (as the original allows). */
+async function registerAndPoll(req: AuthedRequest, lastEventId: number | undefined, dontBlock: boolean): Promise<RawResponse> {
+  const { queue } = await registerQueue(req.app, req.realm, req.user, registerInput(req, true));
+  return pollQueue(req, queue.id, lastEventId, dontBlock);
+}
+
+function pollQueue(req: AuthedRequest, queueId: string, lastEventId: number | undefined, dontBlock: boolean): Promise<RawResponse> {
+  const q = ownedQueue(req, queueId);
+  return req.app.queues.poll(q, lastEventId, dontBlock, req.closed).then((events) => {
+    // The same envelope the server would build, from events serialized once per shared message variant.
+    const ignored = req.params.ignored();
+    const tail = ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
+    const body = `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(queueId)}${tail}}`;
+    return new RawResponse(200, body, JSON_HEADERS);
+  });
+}
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
