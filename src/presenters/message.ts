@@ -57,7 +57,8 @@ export function displayTopic(topic: string, opts: Pick<FinalizeOptions, 'allowEm
   return topic === '' && !opts.allowEmptyTopic ? opts.emptyTopicDisplayName : topic;
 }
 
-export function finalizeMessage(m: MessageDict, opts: FinalizeOptions): Record<string, unknown> {
+/** `senderAvatarUrl`, when given, is avatarUrl(m.sender_avatar, opts), computed once by a caller finalizing many messages. */
+export function finalizeMessage(m: MessageDict, opts: FinalizeOptions, senderAvatarUrl?: string | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: m.id,
     type: m.type,
@@ -66,7 +67,7 @@ export function finalizeMessage(m: MessageDict, opts: FinalizeOptions): Record<s
     content: opts.applyMarkdown ? m.rendered_content : m.content,
     content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
     client: m.client,
-    avatar_url: avatarUrl(m.sender_avatar, { clientGravatar: opts.clientGravatar }),
+    avatar_url: senderAvatarUrl !== undefined ? senderAvatarUrl : avatarUrl(m.sender_avatar, { clientGravatar: opts.clientGravatar }),
     display_recipient: m.display_recipient,
     sender_id: m.sender_id,
     sender_email: m.sender_email,

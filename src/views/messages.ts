@@ -111,7 +111,7 @@ const getMessages = authed(async (req) => {
     return app.store.read(async (tx) => {
       const plan = await planNarrow(tx, app.store.dialect, realm, user, narrow);
       const ids = await fetchListed(tx, plan, listed);
-      return { messages: presentMessages(realm, await loadMessages(tx, realm, user, ids), opts), history_limited: false };
+      return { messages: presentMessages(realm, await loadMessages(tx, realm, user, ids, app.store.dialect), opts), history_limited: false };
     });
   }
   const anchor = parseAnchor(p);
@@ -122,7 +122,7 @@ const getMessages = authed(async (req) => {
   return app.store.read(async (tx) => {
     const plan = await planNarrow(tx, app.store.dialect, realm, user, narrow);
     const range = await fetchRange(tx, plan, anchor, numBefore, numAfter, includeAnchor);
-    const messages = presentMessages(realm, await loadMessages(tx, realm, user, range.ids), opts);
+    const messages = presentMessages(realm, await loadMessages(tx, realm, user, range.ids, app.store.dialect), opts);
     return {
       messages,
       anchor: range.anchor,

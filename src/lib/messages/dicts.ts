@@ -4,12 +4,35 @@ import type { Tx } from '../../store/store.js';
 import type { Message, Realm, User } from '../../store/schema.js';
 import type { DisplayRecipientUser, MessageDict, ReactionDict } from '../../presenters/message.js';
 import { dmParticipantsByRecipient } from './recipients.js';
-import { avatarInfo } from '../../presenters/avatar.js';
+import { avatarInfo, type AvatarInfo } from '../../presenters/avatar.js';
 
 export const MESSAGE_TYPE_STREAM = 1;
 export const MESSAGE_TYPE_PRIVATE = 2;
 
-export async function buildMessageDicts(tx: Tx, realm: Pick<Realm, 'string_id'>, rows: Message[]): Promise<MessageDict[]> {
+/**
+ * The message columns a MessageDict is built from. Loads select only these: every column costs
+ * time in the driver's row objects, and the search flags, realm and topic key are never shown.
+ */
+export const DICT_COLUMNS = [
+  'id',
+  'type',
+  'recipient_id',
+  'stream_id',
+  'sender_id',
+  'topic',
+  'content',
+  'rendered_content',
+  'date_sent',
+  'sending_client',
+  'last_edit_time',
+  'last_moved_time',
+  'edit_history',
+  'is_me_message',
+] as const satisfies readonly (keyof Message)[];
+
+export type DictMessage = Pick<Message, (typeof DICT_COLUMNS)[number]>;
+
+export async function buildMessageDicts(tx: Tx, realm: Pick<Realm, 'string_id'>, rows: DictMessage[]): Promise<MessageDict[]> {
   if (!rows.length) return [];
   const dmRecipients = rows.filter((r) => r.type === MESSAGE_TYPE_PRIVATE).map((r) => r.recipient_id);
   const participants = await dmParticipantsByRecipient(tx, dmRecipients);
@@ -23,6 +46,13 @@ export async function buildMessageDicts(tx: Tx, realm: Pick<Realm, 'string_id'>,
     tx.selectFrom('reactions').selectAll().where('message_id', 'in', messageIds).orderBy('id').execute(),
   ]);
   const userMap = new Map(users.map((u) => [u.id, u]));
+  // One avatar description per sender, shared by that sender's messages (and so their URL, in presentMessages).
+  const avatars = new Map<number, AvatarInfo>();
+  const avatarOf = (u: DictSender): AvatarInfo => {
+    let a = avatars.get(u.id);
+    if (!a) avatars.set(u.id, (a = avatarInfo(u)));
+    return a;
+  };
   const streamNames = new Map(streams.map((s) => [s.id, s.name]));
   const reactionsByMessage = new Map<number, ReactionDict[]>();
   for (const r of reactions) {
@@ -34,26 +64,29 @@ export async function buildMessageDicts(tx: Tx, realm: Pick<Realm, 'string_id'>,
     const u = userMap.get(id);
     return { id, email: u?.email ?? '', full_name: u?.full_name ?? '', is_mirror_dummy: false };
   };
-  return rows.map((m) =>
-    messageDict(
+  return rows.map((m) => {
+    const sender = userMap.get(m.sender_id)!;
+    return messageDict(
       m,
       realm,
-      userMap.get(m.sender_id)!,
+      sender,
       m.type === MESSAGE_TYPE_PRIVATE ? (participants.get(m.recipient_id) ?? [m.sender_id]).map(displayUser) : (streamNames.get(m.stream_id!) ?? ''),
       reactionsByMessage.get(m.id) ?? [],
-    ),
-  );
+      avatarOf(sender),
+    );
+  });
 }
 
 export type DictSender = Pick<User, 'id' | 'realm_id' | 'email' | 'delivery_email' | 'full_name' | 'avatar_source' | 'avatar_version'>;
 
 /** One message row as a MessageDict, given what the row refers to (no queries). */
 export function messageDict(
-  m: Message,
+  m: DictMessage,
   realm: Pick<Realm, 'string_id'>,
   sender: DictSender,
   displayRecipient: MessageDict['display_recipient'],
   reactions: ReactionDict[],
+  senderAvatar: AvatarInfo = avatarInfo(sender),
 ): MessageDict {
   const dict: MessageDict = {
     id: m.id,
@@ -66,7 +99,7 @@ export function messageDict(
     sender_email: sender.email,
     sender_full_name: sender.full_name,
     sender_realm_str: realm.string_id,
-    sender_avatar: avatarInfo(sender),
+    sender_avatar: senderAvatar,
     display_recipient: displayRecipient,
     recipient_id: m.recipient_id,
     timestamp: m.date_sent,

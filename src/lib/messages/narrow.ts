@@ -105,12 +105,14 @@ export async function planNarrow(tx: Tx, dialect: Dialect, realm: Realm, user: U
     }
   }
   const shared = sharedCandidate && sharedAllowed;
+  // A channel term pins a channel's recipient, whose messages are all channel messages.
+  const inChannel = canonical.some((t) => t.operator === 'channel' && !t.negated);
   const conditions: Cond[] = [];
   let hasSearch = false;
   let driver: string | null = null;
   let byRecipient = false;
   for (const [i, t] of canonical.entries()) {
-    const cond = await termCondition(tx, dialect, realm, user, t, shared, streams.get(i));
+    const cond = await termCondition(tx, dialect, realm, user, t, shared, streams.get(i), inChannel);
     if (t.operator === 'search') hasSearch = true;
     if (cond) conditions.push(t.negated ? (eb) => eb.not(cond(eb)) : cond);
     if ((t.operator === 'channel' || t.operator === 'dm') && !t.negated) byRecipient = true;
@@ -126,7 +128,16 @@ export async function planNarrow(tx: Tx, dialect: Dialect, realm: Realm, user: U
   return { shared, userId: user.id, realmId: realm.id, conditions, hasSearch, driver, byRecipient };
 }
 
-async function termCondition(tx: Tx, dialect: Dialect, realm: Realm, user: User, t: NarrowTerm, shared: boolean, stream: { recipient_id: number } | undefined): Promise<Cond | null> {
+async function termCondition(
+  tx: Tx,
+  dialect: Dialect,
+  realm: Realm,
+  user: User,
+  t: NarrowTerm,
+  shared: boolean,
+  stream: { recipient_id: number } | undefined,
+  inChannel: boolean,
+): Promise<Cond | null> {
   const operand = t.operand;
   switch (t.operator) {
     case 'channel':
@@ -137,6 +148,9 @@ async function termCondition(tx: Tx, dialect: Dialect, realm: Realm, user: User,
     case 'topic': {
       if (typeof operand !== 'string') throw bad('invalid topic');
       const key = topicKey(normalizeTopicInput(operand, realm));
+      // Within a channel the type test is implied; leaving it out lets the (recipient_id, topic_key, id)
+      // index answer the ID query alone, without reading each message row.
+      if (inChannel) return (eb) => eb('m.topic_key', '=', key);
       return (eb) => eb.and([eb('m.type', '=', MESSAGE_TYPE_STREAM), eb('m.topic_key', '=', key)]);
     }
     case 'sender': {
