@@ -1,8 +1,10 @@
 // Sending a message: checks, Markdown rendering (before the transaction), the message row, every
 // recipient's user_messages row in one INSERT … SELECT, search indexing, and the message events.
-import { sql, type Transaction } from 'kysely';
+// A channel send's own statements are compiled once (lib/messages/send-statements.ts).
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
-import type { DB, Realm, Stream, User } from '../store/schema.js';
+import type { DB, Message, Realm, Stream, User } from '../store/schema.js';
+import type { Dialect } from '../store/dialect.js';
 import type { Outgoing } from '../events/publish.js';
 import { publishCommitted } from '../events/publish.js';
 import { FLAG_BITS } from '../models/flags.js';
@@ -11,7 +13,8 @@ import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
 import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
 import { linkAttachments } from '../lib/uploads.js';
-import { checkCanSendToStream, requireStream } from '../lib/messages/access.js';
+import { checkCanSendToStream, isDbId, requireStream } from '../lib/messages/access.js';
+import { findStreamById, insertMessage, insertSubscriberChunk, insertSubscriberRows as insertAllSubscriberRows } from '../lib/messages/send-statements.js';
 import { getOrCreateDmRecipient, resolveDmParticipants } from '../lib/messages/recipients.js';
 import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
 import { messageDict, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/messages/dicts.js';
@@ -57,7 +60,9 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     let participants: User[] = [];
     if (input.kind === 'stream') {
       if (input.stream === undefined) throw missing('to');
-      stream = await requireStream(tx, realm.id, input.stream);
+      const ref = input.stream;
+      // The usual numeric reference through the compiled statement; a name, or a channel not found, takes requireStream's path and errors.
+      stream = (typeof ref === 'number' && isDbId(ref) ? await findStreamById(tx, dialect, realm.id, ref) : undefined) ?? (await requireStream(tx, realm.id, ref));
       // Holds off floor raisers until this message commits (PostgreSQL; see lib/messages/unread.ts).
       // The channel's first message also updates the channel row: take that lock up front, so two
       // first sends cannot deadlock upgrading their shared locks.
@@ -76,38 +81,35 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
       );
     }
 
-    const message = await tx
-      .insertInto('messages')
-      .values({
-        realm_id: realm.id,
-        type: stream ? MESSAGE_TYPE_STREAM : MESSAGE_TYPE_PRIVATE,
-        recipient_id: recipientId,
-        stream_id: stream?.id ?? null,
-        sender_id: sender.id,
-        topic,
-        topic_key: topicKey(topic),
-        content,
-        rendered_content: rendered.html,
-        date_sent: now,
-        sending_client: input.clientName,
-        last_edit_time: null,
-        last_moved_time: null,
-        edit_history: null,
-        is_me_message: rendered.isMeMessage ? 1 : 0,
-        has_link: rendered.hasLink ? 1 : 0,
-        has_image: 0,
-        has_attachment: 0,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const id = message.id;
+    const row: Omit<Message, 'id'> = {
+      realm_id: realm.id,
+      type: stream ? MESSAGE_TYPE_STREAM : MESSAGE_TYPE_PRIVATE,
+      recipient_id: recipientId,
+      stream_id: stream?.id ?? null,
+      sender_id: sender.id,
+      topic,
+      topic_key: topicKey(topic),
+      content,
+      rendered_content: rendered.html,
+      date_sent: now,
+      sending_client: input.clientName,
+      last_edit_time: null,
+      last_moved_time: null,
+      edit_history: null,
+      is_me_message: rendered.isMeMessage ? 1 : 0,
+      has_link: rendered.hasLink ? 1 : 0,
+      has_image: 0,
+      has_attachment: 0,
+    };
+    const id = await insertMessage(tx, dialect, row);
+    const message: Message = { id, ...row };
     const readBit = input.readBySender ? FLAG_BITS.read : 0;
     const mentions = await withGroupMentions(tx, sender, rendered);
     const mentionBits = mentionBitsFor(mentions, stream ? await wildcardTopicParticipants(tx, mentions, recipientId, topic, sender.id) : null);
     const bits = new Map<number, number>();
 
     if (stream) {
-      for (const userId of await insertSubscriberRows(tx, stream.id, id, sender.id, readBit)) bits.set(userId, userId === sender.id ? readBit : 0);
+      for (const userId of await insertSubscriberRows(tx, dialect, stream.id, id, sender.id, readBit)) bits.set(userId, userId === sender.id ? readBit : 0);
       if (!bits.has(sender.id)) {
         // The sender always has the message, subscribed or not; unread without a subscription row, no floor covers it.
         const subRow = readBit ? true : !!(await tx.selectFrom('subscriptions').select('id').where('user_id', '=', sender.id).where('stream_id', '=', stream.id).executeTakeFirst());
@@ -176,38 +178,29 @@ const MAX_REMEMBERED = 100_000;
  * channel's rows go a thousand per statement in user-id order, with the event loop free between
  * statements. Returns the recipients, for the event.
  */
-async function insertSubscriberRows(tx: Transaction<DB>, streamId: number, messageId: number, senderId: number, readBit: number): Promise<number[]> {
-  const chunked = (lastRecipients.get(streamId) ?? 0) > ROWS_PER_STATEMENT;
+async function insertSubscriberRows(tx: Transaction<DB>, dialect: Dialect, streamId: number, messageId: number, senderId: number, readBit: number): Promise<number[]> {
+  const values = { streamId, messageId, senderId, readBit };
+  if ((lastRecipients.get(streamId) ?? 0) <= ROWS_PER_STATEMENT) {
+    const recipients = await insertAllSubscriberRows(tx, dialect, values);
+    remember(streamId, recipients.length);
+    return recipients;
+  }
   const recipients: number[] = [];
   let after = 0;
   for (;;) {
-    const rows = await tx
-      .insertInto('user_messages')
-      .columns(['user_id', 'message_id', 'flags'])
-      .expression((eb) => {
-        const all = eb
-          .selectFrom('subscriptions as s')
-          .innerJoin('users as u', 'u.id', 's.user_id')
-          .select([
-            's.user_id',
-            sql<number>`CAST(${messageId} AS integer)`.as('message_id'),
-            sql<number>`CASE WHEN s.user_id = ${senderId} THEN CAST(${readBit} AS integer) ELSE 0 END`.as('flags'),
-          ])
-          .where('s.stream_id', '=', streamId)
-          .where('s.active', '=', 1)
-          .where('u.is_active', '=', 1);
-        return chunked ? all.where('s.user_id', '>', after).orderBy('s.user_id').limit(ROWS_PER_STATEMENT) : all;
-      })
-      .returning('user_id')
-      .execute();
-    for (const r of rows) {
-      recipients.push(r.user_id);
-      if (r.user_id > after) after = r.user_id;
+    const chunk = await insertSubscriberChunk(tx, dialect, { ...values, after, limit: ROWS_PER_STATEMENT });
+    for (const userId of chunk) {
+      recipients.push(userId);
+      if (userId > after) after = userId;
     }
-    if (!chunked || rows.length < ROWS_PER_STATEMENT) break;
+    if (chunk.length < ROWS_PER_STATEMENT) break;
     await new Promise((r) => setImmediate(r));
   }
-  if (lastRecipients.size >= MAX_REMEMBERED) lastRecipients.clear();
-  lastRecipients.set(streamId, recipients.length);
+  remember(streamId, recipients.length);
   return recipients;
+}
+
+function remember(streamId: number, count: number): void {
+  if (lastRecipients.size >= MAX_REMEMBERED) lastRecipients.clear();
+  lastRecipients.set(streamId, count);
 }
