@@ -68,9 +68,9 @@ export class Caches {
     if (!row) return undefined;
     // A change committed while this read ran may not be in the row: use it once, cache it not.
     if (epoch !== this.userEpoch) return row;
-    // better-sqlite3 builds rows of more than ~16 columns in V8's dictionary mode (about 1.6 KB for
-    // a user row, and slower to read); a spread copy has fast properties. Thousands stay cached.
-    const user = Object.freeze({ ...row });
+    // Thousands stay cached: rows must have V8's fast properties (pg's do; for SQLite see
+    // store/sqlite-rows.ts), a dictionary-mode user row takes about 1.6 KB.
+    const user = Object.freeze(row);
     this.remember(user, this.nowMs());
     return user;
   }

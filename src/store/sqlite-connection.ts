@@ -1,9 +1,10 @@
-// Opens the SQLite database for Kysely: WAL settings, and a cache of prepared statements (Kysely
-// would otherwise prepare every statement again on every execution).
+// Opens the SQLite database for Kysely: WAL settings, a cache of prepared statements (Kysely
+// would otherwise prepare every statement again on every execution), rows made by sqlite-rows.ts.
 import path from 'node:path';
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { rowStatement } from './sqlite-rows.js';
 
 export const SQLITE_FILE = 'parley.sqlite3';
 
@@ -40,7 +41,8 @@ export function openSqlite(dataDir: string): OpenedSqlite {
         // Refresh its place so the most used statements stay.
         cache.delete(sql);
       } else {
-        st = raw.prepare(sql) as unknown as SqliteStatement;
+        const prepared = raw.prepare(sql);
+        st = prepared.reader ? rowStatement(prepared) : (prepared as unknown as SqliteStatement);
         if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value as string);
       }
       cache.set(sql, st);
