@@ -10,6 +10,8 @@ const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'poller-c
 export interface PollerGroup {
   registered: number;
   failed: number;
+  /** The children's process IDs (their CPU time is the clients' share of the machine). */
+  pids: number[];
   firstError?: string;
   /** Resolves when every child saw message seq on all its queues (false after timeoutMs). */
   waitComplete(seq: number, timeoutMs: number): Promise<boolean>;
@@ -52,6 +54,7 @@ export async function startPollers(url: string, creds: Cred[], opts: { perChild?
   const ready = await Promise.all(children.map((c) => next(c, 'ready', opts.timeoutMs ?? 600_000)));
   const ask = (m: ToChild) => children.forEach((c) => c.send(m));
   return {
+    pids: children.map((c) => c.pid!),
     registered: ready.reduce((a, r) => a + r.registered, 0),
     failed: ready.reduce((a, r) => a + r.failed, 0),
     firstError: ready.find((r) => r.firstError)?.firstError,

@@ -36,9 +36,13 @@ export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta,
       await group.stats();
       await server.loopFigures();
       const cpu0 = cpuMs(server.pid);
+      const clientCpu = () => group.pids.reduce((a, pid) => a + cpuMs(pid), 0);
+      const clientCpu0 = clientCpu();
       for (let seq = 1; seq <= z.fanoutMessages[k]; seq++) sendMs.push(await sendOne(seq));
       // Server CPU per delivered event: the send, the fan-out and each answered and renewed long-poll.
       const cpuPerDelivery = round(((cpuMs(server.pid) - cpu0) * 1000) / (z.fanoutMessages[k] * n));
+      // The listening clients' CPU per delivered event (receiving, parsing, polling again): it shares the same 2 cores.
+      const clientCpuPerDelivery = round(((clientCpu() - clientCpu0) * 1000) / (z.fanoutMessages[k] * n));
       const loop = await server.loopFigures();
       const st = await group.stats();
       const d = summarize(st.latencies);
@@ -50,8 +54,9 @@ export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta,
       out[`loop_stall_ms_${label}`] = loop.max_stall_ms;
       out[`gc_pause_max_ms_${label}`] = loop.max_gc_pause_ms;
       out[`delivery_server_cpu_us_${label}`] = cpuPerDelivery;
+      out[`delivery_client_cpu_us_${label}`] = clientCpuPerDelivery;
       out[`delivery_listeners_${label}`] = n;
-      log(`  ${n} listeners: delivery p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms over ${d.n} deliveries; send ack p50 ${s.p50} ms; loop stall max ${loop.max_stall_ms} ms (longest GC pause ${loop.max_gc_pause_ms} ms); server CPU ${cpuPerDelivery} µs per delivery${incomplete ? `; ${incomplete} messages not seen by every queue` : ''}`);
+      log(`  ${n} listeners: delivery p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms over ${d.n} deliveries; send ack p50 ${s.p50} ms; loop stall max ${loop.max_stall_ms} ms (longest GC pause ${loop.max_gc_pause_ms} ms); server CPU ${cpuPerDelivery} µs and clients' CPU ${clientCpuPerDelivery} µs per delivery${incomplete ? `; ${incomplete} messages not seen by every queue` : ''}`);
     } finally {
       await group.stop();
     }
