@@ -59,7 +59,14 @@ export async function presentUserGroups(tx: Tx, realmId: number, opts: { include
   const ids = groups.map((g) => g.id);
   const [members, subgroups] = ids.length
     ? await Promise.all([
-        tx.selectFrom('user_group_members').innerJoin('users', 'users.id', 'user_group_members.user_id').select(['group_id', 'user_id']).where('group_id', 'in', ids).where('users.is_active', '=', 1).orderBy('user_id').execute(),
+        // Deactivated users are left out by a short list (users_realm_active), not by joining every member to users.
+        tx
+          .selectFrom('user_group_members')
+          .select(['group_id', 'user_id'])
+          .where('group_id', 'in', ids)
+          .where('user_id', 'not in', tx.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 0))
+          .orderBy('user_id')
+          .execute(),
         tx.selectFrom('user_group_subgroups').select(['group_id', 'subgroup_id']).where('group_id', 'in', ids).orderBy('subgroup_id').execute(),
       ])
     : [[], []];

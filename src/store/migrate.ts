@@ -11,6 +11,7 @@ import * as m007 from './migrations/007-user-admin.js';
 import * as m008 from './migrations/008-invitations.js';
 import * as m009 from './migrations/009-bots.js';
 import * as m010 from './migrations/010-uploads.js';
+import * as m011 from './migrations/011-user-indexes.js';
 
 interface Migration {
   name: string;
@@ -28,6 +29,7 @@ const MIGRATIONS: Migration[] = [
   { name: '008-invitations', up: m008.up },
   { name: '009-bots', up: m009.up },
   { name: '010-uploads', up: m010.up },
+  { name: '011-user-indexes', up: m011.up },
 ];
 
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

@@ -24,7 +24,7 @@ export function rowStatement(st: Database.Statement): SqliteStatement {
 }
 
 /** (row) => ({ "a": row[0], "b": row[1], … }). Names are our own SQL's column names, quoted as JSON. */
-function rowMaker(names: string[]): (row: unknown[]) => Record<string, unknown> {
+export function rowMaker(names: string[]): (row: unknown[]) => Record<string, unknown> {
   // `__proto__: v` in a literal would set the prototype; as a computed key it is a plain property.
   const fields = names.map((n, i) => `${n === '__proto__' ? '["__proto__"]' : JSON.stringify(n)}: row[${i}]`).join(', ');
   // A duplicate name keeps its last value, as the driver's objects do.

@@ -16,7 +16,7 @@ export async function streamDicts(tx: Tx, streams: Stream[]): Promise<Map<number
   const [values, names, counts] = await Promise.all([
     groupSettingValues(tx, groupIds),
     tx.selectFrom('user_groups').select(['id', 'name']).where('id', 'in', groupIds).execute(),
-    subscriberCounts(tx, streams.map((s) => s.id)),
+    subscriberCounts(tx, streams),
   ]);
   const groupNames = new Map(names.map((g) => [g.id, g.name]));
   for (const s of streams) {
