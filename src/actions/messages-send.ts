@@ -1,6 +1,7 @@
 // Sending a message: checks, Markdown rendering (before the transaction), the message row, every
-// recipient's user_messages row in one INSERT … SELECT, search indexing, and the message events.
-// A channel send's own statements are compiled once (lib/messages/send-statements.ts).
+// recipient's user_messages row in one INSERT … SELECT (on PostgreSQL in the message's own
+// statement), search indexing, and the message events. A channel send's own statements are
+// compiled once (lib/messages/send-statements.ts).
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, Stream, User } from '../store/schema.js';
@@ -14,7 +15,7 @@ import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
 import { linkAttachments } from '../lib/uploads.js';
 import { checkCanSendToStream, isDbId, requireStream } from '../lib/messages/access.js';
-import { findStreamById, insertMessage, insertSubscriberChunk, insertSubscriberRows as insertAllSubscriberRows } from '../lib/messages/send-statements.js';
+import { findStreamById, findStreamForSend, insertChannelMessage, insertMessage, insertSubscriberChunk, insertSubscriberRows as insertAllSubscriberRows } from '../lib/messages/send-statements.js';
 import { getOrCreateDmRecipient, resolveDmParticipants } from '../lib/messages/recipients.js';
 import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
 import { messageDict, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/messages/dicts.js';
@@ -61,12 +62,19 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     if (input.kind === 'stream') {
       if (input.stream === undefined) throw missing('to');
       const ref = input.stream;
-      // The usual numeric reference through the compiled statement; a name, or a channel not found, takes requireStream's path and errors.
-      stream = (typeof ref === 'number' && isDbId(ref) ? await findStreamById(tx, dialect, realm.id, ref) : undefined) ?? (await requireStream(tx, realm.id, ref));
-      // Holds off floor raisers until this message commits (PostgreSQL; see lib/messages/unread.ts).
-      // The channel's first message also updates the channel row: take that lock up front, so two
-      // first sends cannot deadlock upgrading their shared locks.
-      await lockStreams(tx, dialect, [stream.id], stream.first_message_id === null ? 'update' : 'share');
+      const byId = typeof ref === 'number' && isDbId(ref);
+      // PostgreSQL: the usual channel, one with messages, comes read and locked FOR SHARE in one statement.
+      stream = byId && dialect === 'postgres' ? ((await findStreamForSend(tx, realm.id, ref)) ?? null) : null;
+      if (!stream) {
+        // The usual numeric reference through the compiled statement; a name, or a channel not found, takes requireStream's path and errors.
+        stream = (byId ? await findStreamById(tx, dialect, realm.id, ref) : undefined) ?? (await requireStream(tx, realm.id, ref));
+        // Holds off floor raisers until this message commits (PostgreSQL; see lib/messages/unread.ts).
+        // The channel's first message also updates the channel row: take that lock up front, so two
+        // first sends cannot deadlock upgrading their shared locks.
+        await lockStreams(tx, dialect, [stream.id], stream.first_message_id === null ? 'update' : 'share');
+        // Read again under the lock: another first send may have committed between the read and the lock.
+        if (stream.first_message_id === null && dialect === 'postgres') stream = (await findStreamById(tx, dialect, realm.id, stream.id)) ?? stream;
+      }
       await checkCanSendToStream(tx, sender, stream);
       if (input.topic === undefined) throw missing('topic');
       topic = normalizeTopicInput(input.topic, realm);
@@ -101,15 +109,21 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
       has_image: 0,
       has_attachment: 0,
     };
-    const id = await insertMessage(tx, dialect, row);
-    const message: Message = { id, ...row };
     const readBit = input.readBySender ? FLAG_BITS.read : 0;
+    // Before the insert (they read no new row): on PostgreSQL the message and its recipients' rows then go in one statement.
     const mentions = await withGroupMentions(tx, sender, rendered);
     const mentionBits = mentionBitsFor(mentions, stream ? await wildcardTopicParticipants(tx, mentions, recipientId, topic, sender.id) : null);
+    let id: number;
+    let recipients: number[] | undefined;
+    if (stream && dialect === 'postgres' && !isBigChannel(stream.id)) {
+      ({ id, recipients } = await insertChannelMessage(tx, { ...row, stream_id: stream.id }, sender.id, readBit));
+      remember(stream.id, recipients.length);
+    } else id = await insertMessage(tx, dialect, row);
+    const message: Message = { id, ...row };
     const bits = new Map<number, number>();
 
     if (stream) {
-      for (const userId of await insertSubscriberRows(tx, dialect, stream.id, id, sender.id, readBit)) bits.set(userId, userId === sender.id ? readBit : 0);
+      for (const userId of recipients ?? (await insertSubscriberRows(tx, dialect, stream.id, id, sender.id, readBit))) bits.set(userId, userId === sender.id ? readBit : 0);
       if (!bits.has(sender.id)) {
         // The sender always has the message, subscribed or not; unread without a subscription row, no floor covers it.
         const subRow = readBit ? true : !!(await tx.selectFrom('subscriptions').select('id').where('user_id', '=', sender.id).where('stream_id', '=', stream.id).executeTakeFirst());
@@ -136,7 +150,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
         .values([...bits].map(([userId, flags]) => ({ user_id: userId, message_id: id, flags })))
         .execute();
     }
-    await indexNewMessage(tx, dialect, id, topic, content);
+    await indexNewMessage(tx, dialect, id);
     // A substring test first: most messages link no upload and pay nothing more.
     if (content.includes('/user_uploads/')) await linkAttachments(tx, sender, id, content);
 
@@ -180,7 +194,7 @@ const MAX_REMEMBERED = 100_000;
  */
 async function insertSubscriberRows(tx: Transaction<DB>, dialect: Dialect, streamId: number, messageId: number, senderId: number, readBit: number): Promise<number[]> {
   const values = { streamId, messageId, senderId, readBit };
-  if ((lastRecipients.get(streamId) ?? 0) <= ROWS_PER_STATEMENT) {
+  if (!isBigChannel(streamId)) {
     const recipients = await insertAllSubscriberRows(tx, dialect, values);
     remember(streamId, recipients.length);
     return recipients;
@@ -198,6 +212,11 @@ async function insertSubscriberRows(tx: Transaction<DB>, dialect: Dialect, strea
   }
   remember(streamId, recipients.length);
   return recipients;
+}
+
+/** Whether the channel's rows go in chunks (see lastRecipients). */
+function isBigChannel(streamId: number): boolean {
+  return (lastRecipients.get(streamId) ?? 0) > ROWS_PER_STATEMENT;
 }
 
 function remember(streamId: number, count: number): void {

@@ -1,5 +1,5 @@
 // Reads about user groups: system groups, recursive membership, and group-setting values.
-import type { Tx } from '../store/store.js';
+import { storeOf, whenCommitted, type Store, type Tx } from '../store/store.js';
 import type { User } from '../store/schema.js';
 import { roleInSystemGroup, SYSTEM_GROUPS, type SystemGroupName } from '../models/system-groups.js';
 
@@ -34,11 +34,30 @@ export async function expandSubgroups(tx: Tx, groupIds: number[]): Promise<Set<n
   return seen;
 }
 
+/**
+ * System groups by ID, per database: their rows are never renamed, moved or deleted (system
+ * groups cannot be edited), so checking a channel's posting permission on every send needs no query.
+ */
+const systemGroups = new WeakMap<Store, Map<number, { realmId: number; name: SystemGroupName }>>();
+const MAX_SYSTEM_GROUPS = 100_000;
+
+function rememberSystemGroup(store: Store, id: number, realmId: number, name: SystemGroupName): void {
+  let byId = systemGroups.get(store);
+  if (!byId) systemGroups.set(store, (byId = new Map()));
+  if (byId.size >= MAX_SYSTEM_GROUPS) byId.clear();
+  byId.set(id, { realmId, name });
+}
+
 /** Whether the user belongs to the group, directly or through its subgroups. */
 export async function isUserInGroup(tx: Tx, user: Pick<User, 'id' | 'role' | 'realm_id' | 'is_active'>, groupId: number): Promise<boolean> {
+  const store = storeOf(tx);
+  const known = store && systemGroups.get(store)?.get(groupId);
+  if (known) return known.realmId === user.realm_id && user.is_active === 1 && roleInSystemGroup(user.role, known.name);
   const group = await tx.selectFrom('user_groups').select(['name', 'is_system_group', 'realm_id']).where('id', '=', groupId).executeTakeFirst();
   if (!group || group.realm_id !== user.realm_id) return false;
   if (group.is_system_group && group.name && (SYSTEM_GROUPS as readonly string[]).includes(group.name)) {
+    // Remembered once committed: a group created by a write that then rolls back could have its ID reused.
+    if (store) whenCommitted(tx, () => rememberSystemGroup(store, groupId, group.realm_id, group.name as SystemGroupName));
     return user.is_active === 1 && roleInSystemGroup(user.role, group.name as SystemGroupName);
   }
   const groups = await expandSubgroups(tx, [groupId]);

@@ -2,6 +2,7 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { DB } from './schema.js';
 import type { Dialect } from './dialect.js';
+import { registerStatement } from './pg-statements.js';
 
 /** Stands for a value given at run time; Kysely carries it into the parameter list untouched. */
 class Slot {
@@ -14,17 +15,30 @@ interface Compiled {
   names: (string | undefined)[];
 }
 
+export interface PreparedOptions {
+  /**
+   * PostgreSQL: the statement often opens its transaction, and its values are integers compared
+   * with integer columns. They are then written into its text, which travels with the BEGIN
+   * (store/pg-statements.ts): one round trip less.
+   */
+  withBegin?: boolean;
+}
+
 /**
  * A statement written with the query builder, where `p.<name>` marks a value supplied on each
  * run. It is built and compiled on its first run per dialect; later runs only substitute the
  * values and execute the same SQL text in the given transaction (on SQLite, the same prepared
- * statement). Values must be scalars used as whole parameters: a list for `in` or a value Kysely
- * would inspect (an expression, a JSON object) does not work as a slot.
+ * statement; on PostgreSQL, a named prepared statement of the connection, see pg-statements.ts).
+ * Values must be scalars used as whole parameters: a list for `in` or a value Kysely would
+ * inspect (an expression, a JSON object) does not work as a slot.
  */
 export class PreparedStatement<P extends object, R> {
   private readonly byDialect = new Map<Dialect, Compiled>();
 
-  constructor(private readonly build: (db: Kysely<DB>, p: P) => Compilable<R>) {}
+  constructor(
+    private readonly build: (db: Kysely<DB>, p: P) => Compilable<R>,
+    private readonly options: PreparedOptions = {},
+  ) {}
 
   /** The whole result: rows, and for writes the affected row count and (SQLite) the inserted row ID. */
   result(tx: Kysely<DB>, dialect: Dialect, values: P): Promise<QueryResult<R>> {
@@ -58,9 +72,17 @@ export class PreparedStatement<P extends object, R> {
   }
 
   private compile(tx: Kysely<DB>, dialect: Dialect): Compiled {
-    const slots = new Proxy({} as P, { get: (_, name) => new Slot(String(name)) });
+    const slots = new Proxy({} as P, {
+      get: (_, name) => new Slot(String(name)),
+      // A spread copy ({ ...p }) would silently hold no slots, and its values would compile as constants.
+      ownKeys: () => {
+        throw new Error('prepared statement: the values object cannot be spread or enumerated; name each value');
+      },
+    });
     const query = this.build(tx, slots).compile() as CompiledQuery;
     const names = query.parameters.map((x) => (x instanceof Slot ? x.name : undefined));
+    // One fixed text per statement: PostgreSQL parses and plans it once per connection.
+    if (dialect === 'postgres') registerStatement(query.sql, { withBegin: this.options.withBegin ?? false });
     const c = { query, names };
     this.byDialect.set(dialect, c);
     return c;
@@ -68,6 +90,6 @@ export class PreparedStatement<P extends object, R> {
 }
 
 /** Declares a statement (see PreparedStatement): `prepared<{ id: number }, Row>((db, p) => db.selectFrom(…).where('id', '=', p.id))`. */
-export function prepared<P extends object, R>(build: (db: Kysely<DB>, p: P) => Compilable<R>): PreparedStatement<P, R> {
-  return new PreparedStatement(build);
+export function prepared<P extends object, R>(build: (db: Kysely<DB>, p: P) => Compilable<R>, options?: PreparedOptions): PreparedStatement<P, R> {
+  return new PreparedStatement(build, options);
 }

@@ -3,6 +3,7 @@
 // a snapshot already reflects.
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import { openSqlite } from './sqlite-connection.js';
+import { namedStatementPool } from './pg-statements.js';
 import { startCheckpointer } from './checkpoint-control.js';
 import type { DB } from './schema.js';
 import type { Dialect } from './dialect.js';
@@ -64,6 +65,90 @@ interface PendingWrite {
 /** Writes committed together at most (group commit); each still succeeds or fails on its own. */
 const MAX_GROUP = 64;
 
+/**
+ * Work a write leaves for the end of its transaction: after every write of a group commit ran,
+ * just before COMMIT, `run` gets the items of the writes that succeeded, all at once (a failed
+ * write's items go with its savepoint). If it throws, the whole group fails, as a failed commit does.
+ */
+export interface CommitWork<T> {
+  run(tx: Tx, items: T[]): Promise<void>;
+}
+
+/** What one write (or, merged, a group of writes) leaves for just before and just after its commit. */
+class Hooks {
+  readonly work = new Map<CommitWork<unknown>, unknown[]>();
+  readonly after: (() => void)[] = [];
+
+  merge(from: Hooks): void {
+    for (const [work, items] of from.work) {
+      const all = this.work.get(work);
+      if (all) all.push(...items);
+      else this.work.set(work, items);
+    }
+    this.after.push(...from.after);
+  }
+
+  async runWork(tx: Tx): Promise<void> {
+    for (const [work, items] of this.work) await work.run(tx, items);
+  }
+}
+
+/** The hooks of the write now running in each open Store.write transaction. */
+const hooksByTx = new WeakMap<Tx, Hooks>();
+
+/**
+ * Leaves an item for `work` at the end of this write's transaction. Outside Store.write (a
+ * migration, a read, a plain handle) the work runs at once.
+ */
+export function beforeCommit<T>(tx: Tx, work: CommitWork<T>, item: T): Promise<void> {
+  const hooks = hooksByTx.get(tx);
+  if (!hooks) return work.run(tx, [item]);
+  const items = hooks.work.get(work as CommitWork<unknown>);
+  if (items) items.push(item);
+  else hooks.work.set(work as CommitWork<unknown>, [item]);
+  return Promise.resolve();
+}
+
+/**
+ * Runs fn once this write has committed, before its caller resumes; never if it rolls back.
+ * Outside Store.write fn runs at once: whatever a read or plain handle saw was committed. For
+ * memos of rows read inside a write, which may not outlive it.
+ */
+export function whenCommitted(tx: Tx, fn: () => void): void {
+  const hooks = hooksByTx.get(tx);
+  if (hooks) hooks.after.push(fn);
+  else fn();
+}
+
+/** PostgreSQL: transaction IDs that a statement of the write already returned (pg_current_xact_id()). */
+const knownXids = new WeakMap<Tx, string>();
+
+/**
+ * PostgreSQL: a statement of this write returned `pg_current_xact_id()::text` (the top-level
+ * transaction's ID, also inside a savepoint), so the commit stamp needs no query of its own.
+ */
+export function noteTransactionId(tx: Tx, xid: string): void {
+  knownXids.set(tx, xid);
+}
+
+/** The Store each database handle and transaction belongs to, for per-database memos (storeOf). */
+const owners = new WeakMap<Tx, Store>();
+
+/**
+ * The Store a handle or transaction came from (undefined for one made elsewhere). Memos of rows
+ * that never change key on it: one process may open several databases (tests, tools).
+ */
+export function storeOf(tx: Tx): Store | undefined {
+  return owners.get(tx);
+}
+
+/** SQLite savepoint statements, prepared once on the connection (Kysely would build each from a template per write). */
+interface Savepoints {
+  begin(): void;
+  release(): void;
+  rollback(): void;
+}
+
 export class Store {
   private commitSeq = 0;
   private readonly pending: PendingWrite[] = [];
@@ -75,7 +160,10 @@ export class Store {
     private readonly onClose: () => Promise<void>,
     /** Called after each SQLite group commit (starts WAL checkpointing once the WAL has grown). */
     private readonly afterCommit: () => void = () => {},
-  ) {}
+    private readonly savepoints?: Savepoints,
+  ) {
+    owners.set(db, this);
+  }
 
   /** Opens (and migrates) the database: PostgreSQL when a URL is given, else SQLite in dataDir. */
   static async open(opts: { databaseUrl: string; dataDir: string; poolSize?: number }): Promise<Store> {
@@ -86,7 +174,7 @@ export class Store {
       // An idle connection that the server drops (restart, failover) must not crash the process;
       // the pool replaces it on the next checkout.
       pool.on('error', (err) => process.stderr.write(`postgres: idle connection lost: ${err.message}\n`));
-      const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+      const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
       const store = new Store(db, 'postgres', () => db.destroy());
       await migrate(db as unknown as Kysely<unknown>, 'postgres');
       return store;
@@ -94,6 +182,10 @@ export class Store {
     const sqlite = openSqlite(opts.dataDir);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite.database }) });
     const checkpointer = startCheckpointer(sqlite.file);
+    // Run on the raw connection, which Kysely's transaction holds while the group's writes run.
+    const begin = sqlite.raw.prepare('SAVEPOINT w');
+    const release = sqlite.raw.prepare('RELEASE w');
+    const rollback = sqlite.raw.prepare('ROLLBACK TO w');
     const store = new Store(
       db,
       'sqlite',
@@ -102,6 +194,7 @@ export class Store {
         await db.destroy();
       },
       () => checkpointer.poke(),
+      { begin: () => void begin.run(), release: () => void release.run(), rollback: () => void rollback.run() },
     );
     await migrate(db as unknown as Kysely<unknown>, 'sqlite');
     return store;
@@ -113,6 +206,8 @@ export class Store {
    *
    * On SQLite, writes that arrive while others run are committed together (group commit): each
    * runs in its own savepoint, so a failing one rolls back alone, and one commit serves all.
+   * A write may leave work for just before the commit (beforeCommit) and callbacks for just after
+   * it (whenCommitted); a failed write's are dropped.
    */
   write<T>(fn: (tx: Transaction<DB>) => Promise<T>): Promise<{ result: T; stamp: CommitStamp }> {
     if (this.dialect === 'postgres') return this.writePostgres(fn);
@@ -128,12 +223,19 @@ export class Store {
 
   private async writePostgres<T>(fn: (tx: Transaction<DB>) => Promise<T>): Promise<{ result: T; stamp: CommitStamp }> {
     let stamp: CommitStamp | undefined;
+    let hooks: Hooks | undefined;
     const result = await this.db.transaction().execute(async (tx) => {
+      owners.set(tx, this);
+      hooks = new Hooks();
+      hooksByTx.set(tx, hooks);
       const r = await fn(tx);
-      const row = await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(tx);
-      stamp = { kind: 'xid', xid: row.rows[0].xid };
+      hooksByTx.delete(tx);
+      await hooks.runWork(tx);
+      const xid = knownXids.get(tx) ?? (await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(tx)).rows[0].xid;
+      stamp = { kind: 'xid', xid };
       return r;
     });
+    for (const fn of hooks!.after) fn();
     return { result, stamp: stamp! };
   }
 
@@ -144,26 +246,35 @@ export class Store {
         const group = this.pending.splice(0, MAX_GROUP);
         const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
         let stamp: CommitStamp | undefined;
+        const hooks = new Hooks();
         try {
           await this.db.transaction().execute(async (tx) => {
+            owners.set(tx, this);
             if (group.length === 1) {
               // Alone, a write needs no savepoint: if it throws, the whole transaction rolls back.
+              hooksByTx.set(tx, hooks);
               outcomes.push({ ok: true, value: await group[0].fn(tx) });
-              stamp = { kind: 'seq', seq: ++this.commitSeq };
-              return;
-            }
-            for (const w of group) {
-              await sql`SAVEPOINT w`.execute(tx);
-              try {
-                const value = await w.fn(tx);
-                await sql`RELEASE w`.execute(tx);
-                outcomes.push({ ok: true, value });
-              } catch (error) {
-                await sql`ROLLBACK TO w`.execute(tx);
-                await sql`RELEASE w`.execute(tx);
-                outcomes.push({ ok: false, error });
+            } else {
+              const sp = this.savepoints!;
+              for (const w of group) {
+                const own = new Hooks();
+                hooksByTx.set(tx, own);
+                sp.begin();
+                try {
+                  const value = await w.fn(tx);
+                  sp.release();
+                  hooks.merge(own);
+                  outcomes.push({ ok: true, value });
+                } catch (error) {
+                  sp.rollback();
+                  sp.release();
+                  outcomes.push({ ok: false, error });
+                }
               }
             }
+            hooksByTx.delete(tx);
+            // Outside every savepoint: FTS5, for one, writes its pending index data at each RELEASE.
+            await hooks.runWork(tx);
             // The single SQLite connection is held until commit, so no reader sees this counter
             // value before the commit it names is visible.
             stamp = { kind: 'seq', seq: ++this.commitSeq };
@@ -174,6 +285,7 @@ export class Store {
           continue;
         }
         this.afterCommit();
+        for (const fn of hooks.after) fn();
         group.forEach((w, i) => {
           const o = outcomes[i];
           if (o.ok) w.resolve({ result: o.value, stamp: stamp! });
@@ -192,11 +304,15 @@ export class Store {
         .transaction()
         .setIsolationLevel('repeatable read')
         .execute(async (tx) => {
+          owners.set(tx, this);
           const row = await sql<{ snap: string }>`SELECT pg_current_snapshot()::text AS snap`.execute(tx);
           return fn(tx, pgSnapshot(row.rows[0].snap));
         });
     }
-    return this.db.transaction().execute(async (tx) => fn(tx, seqSnapshot(this.commitSeq)));
+    return this.db.transaction().execute(async (tx) => {
+      owners.set(tx, this);
+      return fn(tx, seqSnapshot(this.commitSeq));
+    });
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,9 @@
 // The statements every channel send runs, compiled once (store/compiled-query.ts): building and compiling them with Kysely cost about a fifth of a send.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
 import type { DB, Message, Stream } from '../../store/schema.js';
 import type { Dialect } from '../../store/dialect.js';
 import { prepared } from '../../store/compiled-query.js';
+import { noteTransactionId } from '../../store/store.js';
 
 const streamById = prepared((db, p: { id: number; realmId: number }) => db.selectFrom('streams').selectAll().where('id', '=', p.id).where('realm_id', '=', p.realmId));
 
@@ -11,7 +12,23 @@ export function findStreamById(tx: Kysely<DB>, dialect: Dialect, realmId: number
   return streamById.first(tx, dialect, { id, realmId });
 }
 
-function messageInsert(db: Kysely<DB>, p: Omit<Message, 'id'>) {
+// The first statement of a channel send: it travels with the BEGIN.
+const streamWithMessagesForShare = prepared(
+  (db, p: { id: number; realmId: number }) => db.selectFrom('streams').selectAll().where('id', '=', p.id).where('realm_id', '=', p.realmId).where('first_message_id', 'is not', null).forShare(),
+  { withBegin: true },
+);
+
+/**
+ * PostgreSQL: the channel read and held FOR SHARE (see lib/messages/unread.ts) in one statement,
+ * when it already has messages. Undefined when it has none (its first send must take the row FOR
+ * UPDATE before anything else, so two first sends cannot deadlock upgrading shared locks; no lock
+ * was taken then) or does not exist. A row being changed is waited for and read as committed.
+ */
+export function findStreamForSend(tx: Kysely<DB>, realmId: number, id: number): Promise<Stream | undefined> {
+  return streamWithMessagesForShare.first(tx, 'postgres', { id, realmId });
+}
+
+function messageInsert(db: QueryCreator<DB>, p: Omit<Message, 'id'>) {
   return db.insertInto('messages').values({
     realm_id: p.realm_id,
     type: p.type,
@@ -36,12 +53,15 @@ function messageInsert(db: Kysely<DB>, p: Omit<Message, 'id'>) {
 
 // SQLite runs RETURNING as a per-row trigger into a buffer: its inserted row ID is cheaper.
 const insertMessageSqlite = prepared((db, p: Omit<Message, 'id'>) => messageInsert(db, p));
-const insertMessageReturning = prepared((db, p: Omit<Message, 'id'>) => messageInsert(db, p).returning('id'));
+// The transaction's ID rides along: the commit stamp then needs no statement of its own.
+const insertMessageReturning = prepared((db, p: Omit<Message, 'id'>) => messageInsert(db, p).returning(['id', sql<string>`pg_current_xact_id()::text`.as('xid')]));
 
 /** Inserts the message row (every column but the ID is the caller's) and returns its ID. */
 export async function insertMessage(tx: Kysely<DB>, dialect: Dialect, row: Omit<Message, 'id'>): Promise<number> {
   if (dialect === 'sqlite') return Number((await insertMessageSqlite.result(tx, dialect, row)).insertId);
-  return (await insertMessageReturning.first(tx, dialect, row))!.id;
+  const { id, xid } = (await insertMessageReturning.first(tx, dialect, row))!;
+  noteTransactionId(tx, xid);
+  return id;
 }
 
 interface SubscriberRowsValues {
@@ -51,19 +71,25 @@ interface SubscriberRowsValues {
   readBit: number;
 }
 
-/** The active subscribers of a channel who are active users, each with their new row's flags (the sender's may be read). */
-function subscriberRows(db: Kysely<DB>, p: SubscriberRowsValues) {
-  return db
+/**
+ * The active subscribers of a channel who are active users, each with their new row's flags (the
+ * sender's may be read). The users join; or (byKey) each subscriber's user is looked up by primary
+ * key in a correlated subquery, a plan no statistics can change: as a join, the generic plan of a
+ * named PostgreSQL statement hashed a scan of every user in the database.
+ */
+function subscriberRows(db: QueryCreator<DB>, p: Omit<SubscriberRowsValues, 'messageId'> & { messageId: number | RawBuilder<number> }, byKey = false) {
+  const q = db
     .selectFrom('subscriptions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
     .select([
       's.user_id',
       sql<number>`CAST(${p.messageId} AS integer)`.as('message_id'),
       sql<number>`CASE WHEN s.user_id = ${p.senderId} THEN CAST(${p.readBit} AS integer) ELSE 0 END`.as('flags'),
     ])
     .where('s.stream_id', '=', p.streamId)
-    .where('s.active', '=', 1)
-    .where('u.is_active', '=', 1);
+    .where('s.active', '=', 1);
+  return byKey
+    ? q.where((eb) => eb(eb.selectFrom('users as u').select('u.is_active').whereRef('u.id', '=', 's.user_id'), '=', 1))
+    : q.innerJoin('users as u', 'u.id', 's.user_id').where('u.is_active', '=', 1);
 }
 
 function subscriberInsert(db: Kysely<DB>, p: SubscriberRowsValues) {
@@ -90,11 +116,40 @@ export async function insertSubscriberRows(tx: Kysely<DB>, dialect: Dialect, val
   return row ? (JSON.parse(row.ids) as number[]) : [];
 }
 
+/**
+ * PostgreSQL: the message row and every subscriber's user_messages row in one statement (the second
+ * insert takes the new ID from the first's RETURNING), with the transaction's ID and the recipients.
+ */
+const insertMessageAndSubscribers = prepared((db, p: Omit<Message, 'id'> & { streamId: number; senderId: number; readBit: number }) =>
+  db
+    .with('m', (qc) => messageInsert(qc, p).returning(['id', sql<string>`pg_current_xact_id()::text`.as('xid')]))
+    .with('um', (qc) =>
+      qc
+        .insertInto('user_messages')
+        .columns(['user_id', 'message_id', 'flags'])
+        .expression(subscriberRows(qc, { streamId: p.streamId, senderId: p.senderId, readBit: p.readBit, messageId: sql<number>`(SELECT id FROM m)` }, true))
+        .returning('user_id'),
+    )
+    .selectFrom('m')
+    .select(['m.id', 'm.xid', sql<number[] | null>`(SELECT array_agg(user_id) FROM um)`.as('recipients')]),
+);
+
+/**
+ * PostgreSQL: inserts a channel message and its subscribers' rows in one round trip (see
+ * insertMessageAndSubscribers); returns the ID and the recipients. For channels small enough for
+ * one statement (the caller's choice); this must be the message's first user_messages write.
+ */
+export async function insertChannelMessage(tx: Kysely<DB>, row: Omit<Message, 'id'> & { stream_id: number }, senderId: number, readBit: number): Promise<{ id: number; recipients: number[] }> {
+  const r = (await insertMessageAndSubscribers.first(tx, 'postgres', { ...row, streamId: row.stream_id, senderId, readBit }))!;
+  noteTransactionId(tx, r.xid);
+  return { id: r.id, recipients: r.recipients ?? [] };
+}
+
 const subscriberChunkInsert = prepared((db, p: SubscriberRowsValues & { after: number; limit: number }) =>
   db
     .insertInto('user_messages')
     .columns(['user_id', 'message_id', 'flags'])
-    .expression(subscriberRows(db, p).where('s.user_id', '>', p.after).orderBy('s.user_id').limit(p.limit))
+    .expression(subscriberRows(db, p, true).where('s.user_id', '>', p.after).orderBy('s.user_id').limit(p.limit))
     .returning('user_id'),
 );
 
