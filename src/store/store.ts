@@ -65,49 +65,17 @@ interface PendingWrite {
 /** Writes committed together at most (group commit); each still succeeds or fails on its own. */
 const MAX_GROUP = 64;
 
-/**
- * Work a write leaves for the end of its transaction: after every write of a group commit ran,
- * just before COMMIT, `run` gets the items of the writes that succeeded, all at once (a failed
- * write's items go with its savepoint). If it throws, the whole group fails, as a failed commit does.
- */
-export interface CommitWork<T> {
-  run(tx: Tx, items: T[]): Promise<void>;
-}
-
-/** What one write (or, merged, a group of writes) leaves for just before and just after its commit. */
+/** Callbacks a write (or, merged, a group of writes) leaves for just after its commit. */
 class Hooks {
-  readonly work = new Map<CommitWork<unknown>, unknown[]>();
   readonly after: (() => void)[] = [];
 
   merge(from: Hooks): void {
-    for (const [work, items] of from.work) {
-      const all = this.work.get(work);
-      if (all) all.push(...items);
-      else this.work.set(work, items);
-    }
     this.after.push(...from.after);
-  }
-
-  async runWork(tx: Tx): Promise<void> {
-    for (const [work, items] of this.work) await work.run(tx, items);
   }
 }
 
 /** The hooks of the write now running in each open Store.write transaction. */
 const hooksByTx = new WeakMap<Tx, Hooks>();
-
-/**
- * Leaves an item for `work` at the end of this write's transaction. Outside Store.write (a
- * migration, a read, a plain handle) the work runs at once.
- */
-export function beforeCommit<T>(tx: Tx, work: CommitWork<T>, item: T): Promise<void> {
-  const hooks = hooksByTx.get(tx);
-  if (!hooks) return work.run(tx, [item]);
-  const items = hooks.work.get(work as CommitWork<unknown>);
-  if (items) items.push(item);
-  else hooks.work.set(work as CommitWork<unknown>, [item]);
-  return Promise.resolve();
-}
 
 /**
  * Runs fn once this write has committed, before its caller resumes; never if it rolls back.
@@ -206,8 +174,8 @@ export class Store {
    *
    * On SQLite, writes that arrive while others run are committed together (group commit): each
    * runs in its own savepoint, so a failing one rolls back alone, and one commit serves all.
-   * A write may leave work for just before the commit (beforeCommit) and callbacks for just after
-   * it (whenCommitted); a failed write's are dropped.
+   * A write may leave callbacks for just after its commit (whenCommitted); a failed write's are
+   * dropped.
    */
   write<T>(fn: (tx: Transaction<DB>) => Promise<T>): Promise<{ result: T; stamp: CommitStamp }> {
     if (this.dialect === 'postgres') return this.writePostgres(fn);
@@ -230,7 +198,6 @@ export class Store {
       hooksByTx.set(tx, hooks);
       const r = await fn(tx);
       hooksByTx.delete(tx);
-      await hooks.runWork(tx);
       const xid = knownXids.get(tx) ?? (await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(tx)).rows[0].xid;
       stamp = { kind: 'xid', xid };
       return r;
@@ -273,8 +240,6 @@ export class Store {
               }
             }
             hooksByTx.delete(tx);
-            // Outside every savepoint: FTS5, for one, writes its pending index data at each RELEASE.
-            await hooks.runWork(tx);
             // The single SQLite connection is held until commit, so no reader sees this counter
             // value before the commit it names is visible.
             stamp = { kind: 'seq', seq: ++this.commitSeq };

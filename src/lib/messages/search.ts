@@ -1,7 +1,7 @@
 // Full-text search on both databases: FTS5 rows on SQLite (rowid = message ID); on PostgreSQL an
 // expression index over topic and content, so there is nothing to maintain.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { beforeCommit, type CommitWork, type Tx } from '../../store/store.js';
+import type { Tx } from '../../store/store.js';
 import type { Dialect } from '../../store/dialect.js';
 
 /** Each word becomes a quoted FTS5 string, so no user input is read as query syntax. */
@@ -34,22 +34,12 @@ export async function unindexMessages(tx: Tx, dialect: Dialect, ids: number[]): 
 }
 
 /**
- * New messages of a group commit, indexed together just before COMMIT. FTS5 writes its pending
- * index data out at every savepoint RELEASE: indexed inside each write's savepoint, every message
- * cost an index segment of its own (and the merging of them all later). Each row is read back
- * from messages, so a message deleted meanwhile is skipped, and one edited meanwhile (which indexed
- * its new text itself) is not indexed twice.
+ * Indexes a message just inserted (nothing to remove first), in the sending write. Indexing a
+ * group commit's messages together before COMMIT instead (FTS5 writes an index segment at each
+ * savepoint RELEASE) saved about 10 % of a send's CPU but raised the p99 latency of sends at
+ * 500/s from about 17 to about 24 ms in the benchmark (docs/performance.md).
  */
-const newMessages: CommitWork<number> = {
-  async run(tx, ids) {
-    await sql`INSERT INTO message_search (rowid, topic, content)
-      SELECT m.id, m.topic, m.content FROM messages m
-      WHERE m.id IN (${sql.join(ids)}) AND NOT EXISTS (SELECT 1 FROM message_search s WHERE s.rowid = m.id)`.execute(tx);
-  },
-};
-
-/** Indexes a message just inserted, at the end of the transaction (see newMessages). */
-export function indexNewMessage(tx: Tx, dialect: Dialect, id: number): Promise<void> {
-  if (dialect !== 'sqlite') return Promise.resolve();
-  return beforeCommit(tx, newMessages, id);
+export async function indexNewMessage(tx: Tx, dialect: Dialect, id: number): Promise<void> {
+  if (dialect !== 'sqlite') return;
+  await sql`INSERT INTO message_search (rowid, topic, content) SELECT id, topic, content FROM messages WHERE id = ${id}`.execute(tx);
 }

@@ -1,4 +1,4 @@
-// New messages are indexed for search at their group commit's end: sends, edits and deletions in one group leave exactly the stored text searchable.
+// Sends, edits, deletions and a failed send committed in one group leave exactly the stored text searchable.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
