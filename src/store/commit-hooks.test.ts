@@ -2,19 +2,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { noteTransactionId, storeOf, Store, whenCommitted } from './store.js';
-import { freshStorage, type FreshStorage } from '../../test/helpers/storage.js';
+import { noteTransactionId, storeOf, whenCommitted, type Store } from './store.js';
+import { openFreshStore } from '../../test/helpers/storage.js';
 
-let st: FreshStorage;
 let store: Store;
-before(async () => {
-  st = await freshStorage();
-  store = await Store.open({ databaseUrl: st.env.PARLEY_DATABASE_URL ?? '', dataDir: st.env.PARLEY_DATA_DIR });
-});
-after(async () => {
-  await store.close();
-  await st.cleanup();
-});
+let close: () => Promise<void>;
+before(async () => ({ store, close } = await openFreshStore()));
+after(() => close());
 
 const realmRow = (sub: string) => ({ string_id: sub, name: sub, description: '', date_created: 0, deactivated: 0, settings: '{}' });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Store } from '../../src/store/store.js';
 
 const PG_BASE = process.env.PARLEY_TEST_PG_URL ?? '';
 
@@ -12,6 +13,19 @@ export interface FreshStorage {
   args: string[];
   env: Record<string, string>;
   cleanup: () => Promise<void>;
+}
+
+/** A Store on fresh storage of the suite's database, and how to close it and remove the storage. */
+export async function openFreshStore(): Promise<{ store: Store; close: () => Promise<void> }> {
+  const st = await freshStorage();
+  const store = await Store.open({ databaseUrl: st.env.PARLEY_DATABASE_URL ?? '', dataDir: st.env.PARLEY_DATA_DIR });
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await st.cleanup();
+    },
+  };
 }
 
 /** A fresh data directory, plus a fresh PostgreSQL database when the suite runs on PostgreSQL. */
