@@ -65,17 +65,8 @@ interface PendingWrite {
 /** Writes committed together at most (group commit); each still succeeds or fails on its own. */
 const MAX_GROUP = 64;
 
-/** Callbacks a write (or, merged, a group of writes) leaves for just after its commit. */
-class Hooks {
-  readonly after: (() => void)[] = [];
-
-  merge(from: Hooks): void {
-    this.after.push(...from.after);
-  }
-}
-
-/** The hooks of the write now running in each open Store.write transaction. */
-const hooksByTx = new WeakMap<Tx, Hooks>();
+/** The after-commit callbacks (whenCommitted) of the write now running in each open Store.write transaction. */
+const afterCommitByTx = new WeakMap<Tx, (() => void)[]>();
 
 /**
  * Runs fn once this write has committed, before its caller resumes; never if it rolls back.
@@ -83,8 +74,8 @@ const hooksByTx = new WeakMap<Tx, Hooks>();
  * memos of rows read inside a write, which may not outlive it.
  */
 export function whenCommitted(tx: Tx, fn: () => void): void {
-  const hooks = hooksByTx.get(tx);
-  if (hooks) hooks.after.push(fn);
+  const callbacks = afterCommitByTx.get(tx);
+  if (callbacks) callbacks.push(fn);
   else fn();
 }
 
@@ -191,18 +182,17 @@ export class Store {
 
   private async writePostgres<T>(fn: (tx: Transaction<DB>) => Promise<T>): Promise<{ result: T; stamp: CommitStamp }> {
     let stamp: CommitStamp | undefined;
-    let hooks: Hooks | undefined;
+    const callbacks: (() => void)[] = [];
     const result = await this.db.transaction().execute(async (tx) => {
       owners.set(tx, this);
-      hooks = new Hooks();
-      hooksByTx.set(tx, hooks);
+      afterCommitByTx.set(tx, callbacks);
       const r = await fn(tx);
-      hooksByTx.delete(tx);
+      afterCommitByTx.delete(tx);
       const xid = knownXids.get(tx) ?? (await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(tx)).rows[0].xid;
       stamp = { kind: 'xid', xid };
       return r;
     });
-    for (const fn of hooks!.after) fn();
+    for (const fn of callbacks) fn();
     return { result, stamp: stamp! };
   }
 
@@ -213,24 +203,24 @@ export class Store {
         const group = this.pending.splice(0, MAX_GROUP);
         const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
         let stamp: CommitStamp | undefined;
-        const hooks = new Hooks();
+        const callbacks: (() => void)[] = [];
         try {
           await this.db.transaction().execute(async (tx) => {
             owners.set(tx, this);
             if (group.length === 1) {
               // Alone, a write needs no savepoint: if it throws, the whole transaction rolls back.
-              hooksByTx.set(tx, hooks);
+              afterCommitByTx.set(tx, callbacks);
               outcomes.push({ ok: true, value: await group[0].fn(tx) });
             } else {
               const sp = this.savepoints!;
               for (const w of group) {
-                const own = new Hooks();
-                hooksByTx.set(tx, own);
+                const own: (() => void)[] = [];
+                afterCommitByTx.set(tx, own);
                 sp.begin();
                 try {
                   const value = await w.fn(tx);
                   sp.release();
-                  hooks.merge(own);
+                  callbacks.push(...own);
                   outcomes.push({ ok: true, value });
                 } catch (error) {
                   sp.rollback();
@@ -239,7 +229,7 @@ export class Store {
                 }
               }
             }
-            hooksByTx.delete(tx);
+            afterCommitByTx.delete(tx);
             // The single SQLite connection is held until commit, so no reader sees this counter
             // value before the commit it names is visible.
             stamp = { kind: 'seq', seq: ++this.commitSeq };
@@ -250,7 +240,7 @@ export class Store {
           continue;
         }
         this.afterCommit();
-        for (const fn of hooks.after) fn();
+        for (const fn of callbacks) fn();
         group.forEach((w, i) => {
           const o = outcomes[i];
           if (o.ok) w.resolve({ result: o.value, stamp: stamp! });
