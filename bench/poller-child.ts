@@ -1,6 +1,7 @@
 // Child process holding many event queues: registers each, long-polls it in a loop, and reports delivery latencies over IPC.
-import { Client, Pool } from 'undici';
+import { Pool } from 'undici';
 import { encode, headersFor, nowMs, type Cred } from './api.js';
+import { LeanConnection, type LeanResponse } from './lean-http.js';
 
 export type ToChild = { type: 'init'; url: string; creds: Cred[]; registerConcurrency: number } | { type: 'stats' } | { type: 'stop' };
 export type FromChild =
@@ -14,8 +15,10 @@ export const STAMP = 'bench-ts:';
 
 interface Poller {
   cred: Cred;
-  client: Client;
+  client: LeanConnection;
   queueId: string;
+  /** Computed once: a poll then costs the child no base64 or URL encoding. */
+  pollHeaders: Record<string, string>;
   lastEventId: number;
   waiting: boolean;
 }
@@ -29,17 +32,18 @@ let received = 0;
 let polls = 0;
 let errors = 0;
 
-async function call(p: Poller, method: 'GET' | 'POST', path: string, params: Record<string, unknown>): Promise<Record<string, any>> {
-  const qs = encode(params as Record<string, string>);
-  const res = await p.client.request({
-    method,
-    path: method === 'GET' ? `/api/v1/${path}?${qs}` : `/api/v1/${path}`,
-    headers: headersFor(p.cred, method === 'POST'),
-    body: method === 'POST' ? qs : undefined,
-  });
-  const body = (await res.body.json()) as Record<string, any>;
-  if (res.statusCode !== 200) throw new Error(`${path} → ${res.statusCode} ${JSON.stringify(body).slice(0, 200)}`);
-  return body;
+function parseOk(path: string, res: LeanResponse): Record<string, any> {
+  if (res.status !== 200) throw new Error(`${path} → ${res.status} ${res.body.slice(0, 200)}`);
+  return JSON.parse(res.body) as Record<string, any>;
+}
+
+async function register(p: Poller, params: Record<string, string>): Promise<Record<string, any>> {
+  return parseOk('register', await p.client.request('POST', '/api/v1/register', headersFor(p.cred, true), encode(params)));
+}
+
+async function poll(p: Poller): Promise<Record<string, any>> {
+  const target = `/api/v1/events?queue_id=${encodeURIComponent(p.queueId)}&last_event_id=${p.lastEventId}`;
+  return parseOk('events', await p.client.request('GET', target, p.pollHeaders));
 }
 
 function onEvents(events: { id: number; type: string; message?: { content?: string } }[], total: number): void {
@@ -61,7 +65,7 @@ async function loop(p: Poller): Promise<void> {
   while (!stopped) {
     try {
       p.waiting = true;
-      const body = await call(p, 'GET', 'events', { queue_id: p.queueId, last_event_id: String(p.lastEventId) });
+      const body = await poll(p);
       p.waiting = false;
       polls++;
       const events = body.events as { id: number; type: string }[];
@@ -88,16 +92,16 @@ async function init(url: string, creds: Cred[], concurrency: number): Promise<vo
     while (next < creds.length && !stopped) {
       const cred = creds[next++];
       // One connection per queue, as a real client would hold: the long-poll occupies it.
-      const client = new Client(url, { keepAliveTimeout: 600_000, keepAliveMaxTimeout: 600_000, headersTimeout: 0, bodyTimeout: 0, connectTimeout: 60_000 });
-      const p: Poller = { cred, client, queueId: '', lastEventId: -1, waiting: false };
+      const client = new LeanConnection(url);
+      const p: Poller = { cred, client, queueId: '', pollHeaders: headersFor(cred, false), lastEventId: -1, waiting: false };
       try {
-        const body = await call(p, 'POST', 'register', { event_types: '["message"]', fetch_event_types: '[]', apply_markdown: 'false' });
+        const body = await register(p, { event_types: '["message"]', fetch_event_types: '[]', apply_markdown: 'false' });
         p.queueId = body.queue_id as string;
         pollers.push(p);
       } catch (err) {
         failed++;
         firstError ??= String(err);
-        await client.close().catch(() => {});
+        client.destroy();
       }
     }
   };
@@ -108,7 +112,7 @@ async function init(url: string, creds: Cred[], concurrency: number): Promise<vo
 
 /** Drops the connections (ending the waiting polls), then deletes the queues so later scenarios start clean. */
 async function stop(): Promise<void> {
-  await Promise.all(pollers.map((p) => p.client.destroy().catch(() => {})));
+  for (const p of pollers) p.client.destroy();
   if (!pollers.length) return;
   const pool = new Pool(baseUrl, { connections: 8 });
   let next = 0;
