@@ -1,5 +1,4 @@
 // Composition root: configuration → database → bus and queues → HTTP server; and orderly shutdown.
-import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
@@ -11,6 +10,7 @@ import { Caches } from './lib/caches.js';
 import { RateLimiter } from './lib/rate-limit.js';
 import { createOutbox } from './lib/mail/outbox.js';
 import { createRequestHandler } from './http/server.js';
+import { createListener } from './http/listener.js';
 import { buildRouter } from './http/routes.js';
 import { startLoopMonitor } from './workers/loop-monitor.js';
 import { startReminderWorker } from './workers/reminders.js';
@@ -45,8 +45,10 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
   if (restored) log(`restored ${restored} event queues`);
   app.queues.start();
   const handler = createRequestHandler(app, buildRouter(), (err) => log(`unexpected error: ${err instanceof Error ? err.stack : String(err)}`));
-  const server = http.createServer({ keepAliveTimeout: 120_000, requestTimeout: 0 }, (req, res) => void handler(req, res));
-  server.headersTimeout = 60_000;
+  // An idle connection closes after 2 minutes; never before a held long-poll's heartbeat is due.
+  const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);
+  const listener = createListener((req, res) => void handler(req, res), { keepAliveTimeoutMs, headersTimeoutMs: 60_000 });
+  const server = listener.server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -64,7 +66,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
       await reminders.stop();
       app.queues.stop();
       app.queues.save(queueFile(config));
-      server.closeAllConnections();
+      listener.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.bus.close();
       await app.mail.close();

@@ -1,6 +1,6 @@
 // Finds the organization from the Host header and the user from HTTP Basic credentials.
 import { timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from './types.js';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { ApiError, unauthorized } from './errors.js';
@@ -24,9 +24,15 @@ export function subdomainOf(hostHeader: string | undefined, externalUrl: string)
  * The organization a request is for. Synchronous when it is cached (nearly always), so a long-poll
  * spends no promise and no microtask on it.
  */
-export function resolveRealm(app: AppContext, req: IncomingMessage): Realm | Promise<Realm> {
-  const subdomain = subdomainOf(req.headers.host, app.config.externalUrl);
+export function resolveRealm(app: AppContext, req: HttpRequest): Realm | Promise<Realm> {
+  const subdomain = subdomainOf(hostOf(req), app.config.externalUrl);
   return app.caches.cachedRealm(subdomain) ?? app.caches.realmBySubdomain(subdomain).then(existingRealm);
+}
+
+/** The Host header, or HTTP/2's `:authority` that stands for it. */
+function hostOf(req: HttpRequest): string | undefined {
+  const host = req.headers.host ?? req.headers[':authority'];
+  return typeof host === 'string' ? host : undefined;
 }
 
 function existingRealm(realm: Realm | undefined): Realm {
@@ -54,7 +60,7 @@ function safeEqual(a: string, b: string): boolean {
  * Checks Basic credentials (API email + API key) against the realm; null when none were sent.
  * Synchronous when the user is cached, as for the realm.
  */
-export function authenticate(app: AppContext, realm: Realm, req: IncomingMessage): User | null | Promise<User> {
+export function authenticate(app: AppContext, realm: Realm, req: HttpRequest): User | null | Promise<User> {
   const creds = parseBasicAuth(req.headers.authorization);
   if (!creds) {
     if (req.headers.authorization) throw unauthorized('Invalid authorization header for basic auth', 'UNAUTHORIZED');

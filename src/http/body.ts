@@ -1,5 +1,5 @@
 // Reads a request's parameters from its query string and its URL-encoded or multipart body.
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequest } from './types.js';
 import busboy from 'busboy';
 import { ApiError, badRequest } from './errors.js';
 import type { RawParams } from './params.js';
@@ -19,7 +19,7 @@ export interface ParsedBody {
 const MAX_FORM_BYTES = 8 * 1024 * 1024;
 const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 
-function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
+function readAll(req: HttpRequest, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -37,7 +37,7 @@ function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function readMultipart(req: IncomingMessage, params: RawParams): Promise<UploadedFile[]> {
+function readMultipart(req: HttpRequest, params: RawParams): Promise<UploadedFile[]> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
@@ -64,7 +64,7 @@ function readMultipart(req: IncomingMessage, params: RawParams): Promise<Uploade
  * Query-string values first; body values override them, as the original reads POST before GET.
  * Synchronous for GET and HEAD (no body to wait for), which is every long-poll.
  */
-export function parseRequestParams(req: IncomingMessage, query: string): ParsedBody | Promise<ParsedBody> {
+export function parseRequestParams(req: HttpRequest, query: string): ParsedBody | Promise<ParsedBody> {
   const params: RawParams = new Map();
   if (query) for (const [k, v] of new URLSearchParams(query)) params.set(k, v);
   if (req.method === 'GET' || req.method === 'HEAD') {
@@ -77,7 +77,7 @@ export function parseRequestParams(req: IncomingMessage, query: string): ParsedB
 /** Shared by every request without files; frozen so that no view can add to it. */
 const NO_FILES = Object.freeze([]) as unknown as UploadedFile[];
 
-async function parseBody(req: IncomingMessage, params: RawParams): Promise<ParsedBody> {
+async function parseBody(req: HttpRequest, params: RawParams): Promise<ParsedBody> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('multipart/form-data')) {
     const files = await readMultipart(req, params);

@@ -1,12 +1,12 @@
-// Turns node:http requests into view calls: realm, auth, parameters, envelope and error handling.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Turns HTTP requests (HTTP/1.1 or HTTP/2) into view calls: realm, auth, parameters, envelope and error handling.
+import { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import { ApiError } from './errors.js';
 import { parseRequestParams } from './body.js';
 import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { NON_API_ROUTE, type Router } from './router.js';
-import { RawResponse, type ApiRequest, type CloseSignal } from './types.js';
+import { RawResponse, type ApiRequest, type CloseSignal, type HttpRequest, type HttpResponse } from './types.js';
 import type { Realm, User } from '../store/schema.js';
 import type { UploadedFile } from './body.js';
 
@@ -47,14 +47,14 @@ class Request implements ApiRequest, CloseSignal {
     public pathParams: Record<string, string>,
     public files: UploadedFile[],
     public clientName: string,
-    public http: IncomingMessage,
-    private readonly res: ServerResponse,
+    public http: HttpRequest,
+    private readonly res: HttpResponse,
   ) {}
 
   get signal(): AbortSignal {
     if (!this.aborter) {
       const aborter = (this.aborter = new AbortController());
-      if (this.res.closed) aborter.abort();
+      if (isClosed(this.res)) aborter.abort();
       else this.res.on('close', () => aborter.abort());
     }
     return this.aborter.signal;
@@ -65,7 +65,7 @@ class Request implements ApiRequest, CloseSignal {
   }
 
   get aborted(): boolean {
-    return this.res.closed;
+    return isClosed(this.res);
   }
 
   /** 'close' fires once, when the client goes away or after the response was sent. */
@@ -74,24 +74,35 @@ class Request implements ApiRequest, CloseSignal {
   }
 }
 
-function send(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), ...headers });
-  res.end(body);
+/** Whether the response's connection (HTTP/1.1) or stream (HTTP/2) has closed. */
+function isClosed(res: HttpResponse): boolean {
+  return res instanceof ServerResponse ? res.closed : res.stream.closed;
 }
 
-function sendJson(res: ServerResponse, status: number, payload: unknown): void {
+function isDestroyed(res: HttpResponse): boolean {
+  return res instanceof ServerResponse ? res.destroyed : res.stream.destroyed;
+}
+
+function send(res: HttpResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
+  if (res.headersSent || isDestroyed(res)) return;
+  const head = { 'content-length': String(Buffer.byteLength(body)), ...headers };
+  // The two response classes have the same methods but signatures TypeScript cannot unite.
+  if (res instanceof ServerResponse) res.writeHead(status, head).end(body);
+  else res.writeHead(status, head).end(body);
+}
+
+function sendJson(res: HttpResponse, status: number, payload: unknown): void {
   send(res, status, JSON.stringify(payload), { 'content-type': 'application/json' });
 }
 
-function sendError(res: ServerResponse, err: ApiError): void {
+function sendError(res: HttpResponse, err: ApiError): void {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (err.status === 401) headers['www-authenticate'] = 'Basic realm="parley"';
   send(res, err.status, JSON.stringify(err), headers);
 }
 
 /** A client name like the original's: the product token of the User-Agent, else "API". */
-function clientNameOf(req: IncomingMessage): string {
+function clientNameOf(req: HttpRequest): string {
   const ua = req.headers['user-agent'];
   if (!ua) return 'API';
   const m = /^([^/\s]+)/.exec(ua);
@@ -99,7 +110,7 @@ function clientNameOf(req: IncomingMessage): string {
 }
 
 /** PARLEY_LOG_REQUESTS=1: one line per request on stderr, written when the response finishes. */
-function logWhenDone(req: IncomingMessage, res: ServerResponse): void {
+function logWhenDone(req: HttpRequest, res: HttpResponse): void {
   const start = performance.now();
   res.once('finish', () => {
     const path = (req.url ?? '/').split('?')[0];
@@ -108,7 +119,7 @@ function logWhenDone(req: IncomingMessage, res: ServerResponse): void {
 }
 
 export function createRequestHandler(app: AppContext, router: Router, onUnexpected: (err: unknown) => void) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return async (req: HttpRequest, res: HttpResponse): Promise<void> => {
     if (app.config.logRequests) logWhenDone(req, res);
     try {
       const { pathname, query } = splitTarget(req.url ?? '/');

@@ -1,9 +1,14 @@
 // What a view receives and returns.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Params } from './params.js';
 import type { UploadedFile } from './body.js';
+
+/** A request as either protocol's server gives it (HTTP/2 through Node's compatibility API). */
+export type HttpRequest = IncomingMessage | Http2ServerRequest;
+export type HttpResponse = ServerResponse | Http2ServerResponse;
 
 export interface ApiRequest {
   app: AppContext;
@@ -15,7 +20,7 @@ export interface ApiRequest {
   files: UploadedFile[];
   /** Name of the sending client, from the User-Agent (as the original records it). */
   clientName: string;
-  http: IncomingMessage;
+  http: HttpRequest;
   /** Fires when the client goes away before the response is sent (made on first use). */
   readonly signal: AbortSignal;
   /** The same as `signal` without an AbortController: what a held long-poll listens to. */

@@ -1,0 +1,92 @@
+// One listening port for HTTP/1.1 and cleartext HTTP/2 (prior knowledge): each connection goes to the server its first bytes name.
+import http from 'node:http';
+import http2 from 'node:http2';
+import net from 'node:net';
+import type { HttpRequest, HttpResponse } from './types.js';
+
+/** What every HTTP/2 connection opens with (RFC 9113, section 3.4). */
+const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+
+/**
+ * Streams one HTTP/2 connection may have open at once. A held long-poll is a stream, so this is
+ * how many queues one client connection (a proxy's, or an app's with several accounts) can poll.
+ */
+export const H2_MAX_STREAMS = 1000;
+
+export interface Listener {
+  server: net.Server;
+  /** Ends every open connection of both protocols (held long-polls included). */
+  closeAllConnections(): void;
+}
+
+export interface ListenerOptions {
+  keepAliveTimeoutMs: number;
+  headersTimeoutMs: number;
+}
+
+/**
+ * Why one port for both: a client (or a proxy) that speaks HTTP/2 holds thousands of long-polls
+ * as streams of a few connections, where HTTP/1.1 needs a socket, and a file descriptor, per poll.
+ * Old clients keep working unchanged. The first bytes decide, as HTTP/2 with prior knowledge
+ * allows; there is no `Upgrade: h2c` dance.
+ */
+export function createListener(onRequest: (req: HttpRequest, res: HttpResponse) => void, opts: ListenerOptions): Listener {
+  const h1 = http.createServer({ keepAliveTimeout: opts.keepAliveTimeoutMs, requestTimeout: 0 }, onRequest);
+  h1.headersTimeout = opts.headersTimeoutMs;
+  const h2 = http2.createServer({ settings: { maxConcurrentStreams: H2_MAX_STREAMS } }, onRequest);
+  // An HTTP/2 connection silent for this long is closed, as an idle HTTP/1.1 one is (the caller
+  // makes it longer than the heartbeat, which every held long-poll gets).
+  h2.setTimeout(opts.keepAliveTimeoutMs);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  h2.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  // Connections whose first bytes have not come yet belong to neither server.
+  const undecided = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    undecided.add(socket);
+    socket.once('close', () => undecided.delete(socket));
+    // Until a server owns the socket, its errors and its silence are ours to end.
+    const drop = () => socket.destroy();
+    socket.on('error', drop);
+    socket.setTimeout(opts.headersTimeoutMs, drop);
+    let head: Buffer = Buffer.alloc(0);
+    const route = (chunk: Buffer) => {
+      head = head.length ? Buffer.concat([head, chunk]) : chunk;
+      const n = Math.min(head.length, H2_PREFACE.length);
+      const isH2 = head.subarray(0, n).equals(H2_PREFACE.subarray(0, n));
+      // A few bytes that begin the preface could still begin "PUT" or "POST": wait for the rest.
+      if (isH2 && n < H2_PREFACE.length) return;
+      socket.off('data', route);
+      socket.off('error', drop);
+      socket.setTimeout(0);
+      socket.pause();
+      undecided.delete(socket);
+      // Both servers read what was already received from the socket's buffer, then from the socket.
+      socket.unshift(head);
+      if (isH2) {
+        h2.emit('connection', socket);
+      } else {
+        h1.emit('connection', socket);
+        socket.resume();
+      }
+    };
+    socket.on('data', route);
+  });
+  // The HTTP/1.1 server never listens itself; this starts its tracking of connections (header
+  // timeouts, closeAllConnections), which Node begins on 'listening'.
+  server.once('listening', () => h1.emit('listening'));
+  server.once('close', () => {
+    h1.close();
+    h2.close();
+  });
+  return {
+    server,
+    closeAllConnections() {
+      h1.closeAllConnections();
+      for (const s of sessions) s.destroy();
+      for (const socket of undecided) socket.destroy();
+    },
+  };
+}
