@@ -2,8 +2,11 @@
 import { Pool } from 'undici';
 import { encode, headersFor, nowMs, type Cred } from './api.js';
 import { LeanConnection, type LeanResponse } from './lean-http.js';
+import { H2SessionPool, type H2Connection } from './h2-connection.js';
 
-export type ToChild = { type: 'init'; url: string; creds: Cred[]; registerConcurrency: number } | { type: 'stats' } | { type: 'stop' };
+/** h1: one socket per queue (lean-http.ts); h2: queues as streams of shared HTTP/2 sessions (h2-connection.ts). */
+export type Transport = 'h1' | 'h2';
+export type ToChild = { type: 'init'; url: string; creds: Cred[]; registerConcurrency: number; transport: Transport } | { type: 'stats' } | { type: 'stop' };
 export type FromChild =
   | { type: 'ready'; registered: number; failed: number; firstError?: string }
   | { type: 'complete'; seq: number; count: number }
@@ -15,7 +18,7 @@ export const STAMP = 'bench-ts:';
 
 interface Poller {
   cred: Cred;
-  client: LeanConnection;
+  client: LeanConnection | H2Connection;
   queueId: string;
   /** Computed once: a poll then costs the child no base64 or URL encoding. */
   pollHeaders: Record<string, string>;
@@ -82,17 +85,19 @@ async function loop(p: Poller): Promise<void> {
 }
 
 let baseUrl = '';
+let h2Pool: H2SessionPool | null = null;
 
-async function init(url: string, creds: Cred[], concurrency: number): Promise<void> {
+async function init(url: string, creds: Cred[], concurrency: number, transport: Transport): Promise<void> {
   baseUrl = url;
+  if (transport === 'h2') h2Pool = new H2SessionPool(url);
   let next = 0;
   let failed = 0;
   let firstError: string | undefined;
   const worker = async () => {
     while (next < creds.length && !stopped) {
       const cred = creds[next++];
-      // One connection per queue, as a real client would hold: the long-poll occupies it.
-      const client = new LeanConnection(url);
+      // Over HTTP/1.1, one connection per queue, as a real client would hold: the long-poll occupies it.
+      const client = h2Pool ? h2Pool.connection() : new LeanConnection(url);
       const p: Poller = { cred, client, queueId: '', pollHeaders: headersFor(cred, false), lastEventId: -1, waiting: false };
       try {
         const body = await register(p, { event_types: '["message"]', fetch_event_types: '[]', apply_markdown: 'false' });
@@ -113,6 +118,7 @@ async function init(url: string, creds: Cred[], concurrency: number): Promise<vo
 /** Drops the connections (ending the waiting polls), then deletes the queues so later scenarios start clean. */
 async function stop(): Promise<void> {
   for (const p of pollers) p.client.destroy();
+  h2Pool?.destroyAll();
   if (!pollers.length) return;
   const pool = new Pool(baseUrl, { connections: 8 });
   let next = 0;
@@ -128,7 +134,7 @@ async function stop(): Promise<void> {
 }
 
 process.on('message', (m: ToChild) => {
-  if (m.type === 'init') void init(m.url, m.creds, m.registerConcurrency);
+  if (m.type === 'init') void init(m.url, m.creds, m.registerConcurrency, m.transport);
   else if (m.type === 'stats') {
     send({ type: 'stats', waiting: pollers.filter((p) => p.waiting).length, received, polls, errors, latencies, bySeq: Object.fromEntries(bySeq) });
     latencies = [];

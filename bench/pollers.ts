@@ -3,7 +3,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Cred } from './api.js';
-import type { FromChild, ToChild } from './poller-child.js';
+import type { FromChild, ToChild, Transport } from './poller-child.js';
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'poller-child.js');
 
@@ -36,7 +36,7 @@ function next<T extends FromChild['type']>(child: ChildProcess, type: T, timeout
 }
 
 /** Starts ceil(creds / perChild) children, one queue per credential entry, and waits until all are polling. */
-export async function startPollers(url: string, creds: Cred[], opts: { perChild?: number; registerConcurrency?: number; timeoutMs?: number } = {}): Promise<PollerGroup> {
+export async function startPollers(url: string, creds: Cred[], opts: { perChild?: number; registerConcurrency?: number; timeoutMs?: number; transport?: Transport } = {}): Promise<PollerGroup> {
   const perChild = opts.perChild ?? 5000;
   const children: ChildProcess[] = [];
   const completions = new Map<number, number>();
@@ -49,7 +49,7 @@ export async function startPollers(url: string, creds: Cred[], opts: { perChild?
       for (const w of waiters) w();
     });
     children.push(child);
-    child.send({ type: 'init', url, creds: creds.slice(i, i + perChild), registerConcurrency: opts.registerConcurrency ?? 16 } satisfies ToChild);
+    child.send({ type: 'init', url, creds: creds.slice(i, i + perChild), registerConcurrency: opts.registerConcurrency ?? 16, transport: opts.transport ?? 'h1' } satisfies ToChild);
   }
   const ready = await Promise.all(children.map((c) => next(c, 'ready', opts.timeoutMs ?? 600_000)));
   const ask = (m: ToChild) => children.forEach((c) => c.send(m));

@@ -22,6 +22,9 @@ test('npm run bench -- --quick completes and writes every key', { skip: process.
       assert.equal(typeof results[key], 'number', `${key} is ${JSON.stringify(results[key])}`);
       assert.ok(Number.isFinite(results[key]), `${key} is ${results[key]}`);
     }
+    // Every long-poll aimed at was held, some of them as HTTP/2 streams (the bench's second transport).
+    assert.equal(results.longpoll_held, results.longpoll_target);
+    assert.ok((results.longpoll_held_http2 as number) > 0);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
