@@ -42,29 +42,39 @@ export function createListener(onRequest: (req: HttpRequest, res: HttpResponse) 
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
-  // Connections whose first bytes have not come yet belong to neither server.
+  // Connections whose first bytes have not come yet belong to neither server. The listeners below
+  // are shared and all removed once a server takes the socket: a held long-poll's connection then
+  // keeps nothing of ours (thousands are held at once).
   const undecided = new Set<net.Socket>();
+  function forget(this: net.Socket) {
+    undecided.delete(this);
+  }
+  function drop(this: net.Socket) {
+    this.destroy();
+  }
   const server = net.createServer((socket) => {
     undecided.add(socket);
-    socket.once('close', () => undecided.delete(socket));
-    // Until a server owns the socket, its errors and its silence are ours to end.
-    const drop = () => socket.destroy();
+    socket.once('close', forget);
+    // Until a server owns the socket, its errors and its silence are ours to end. (A plain timer:
+    // socket.setTimeout(0) would leave its Timer object on the socket for the connection's life.)
     socket.on('error', drop);
-    socket.setTimeout(opts.headersTimeoutMs, drop);
-    let head: Buffer = Buffer.alloc(0);
+    const silence = setTimeout(() => socket.destroy(), opts.headersTimeoutMs).unref();
+    let head: Buffer | null = null;
     const route = (chunk: Buffer) => {
-      head = head.length ? Buffer.concat([head, chunk]) : chunk;
+      head = head ? Buffer.concat([head, chunk]) : chunk;
       const n = Math.min(head.length, H2_PREFACE.length);
       const isH2 = head.subarray(0, n).equals(H2_PREFACE.subarray(0, n));
       // A few bytes that begin the preface could still begin "PUT" or "POST": wait for the rest.
       if (isH2 && n < H2_PREFACE.length) return;
       socket.off('data', route);
       socket.off('error', drop);
-      socket.setTimeout(0);
+      socket.off('close', forget);
+      clearTimeout(silence);
       socket.pause();
       undecided.delete(socket);
       // Both servers read what was already received from the socket's buffer, then from the socket.
       socket.unshift(head);
+      head = null;
       if (isH2) {
         h2.emit('connection', socket);
       } else {
