@@ -29,6 +29,8 @@ test('a deactivated user is refused at the next request after userChanged', asyn
 
 test('a changed API key stops working at once after userChanged, and the new one works', async () => {
   const kim = await s.user('Kim Rekeyed');
+  // Twice, so the second request is answered from the verified header.
+  assert.equal((await kim.get('users/me')).status, 200);
   assert.equal((await kim.get('users/me')).status, 200);
   const app = s.running.app;
   const newKey = 'rekeyed' + 'x'.repeat(25);
@@ -66,4 +68,25 @@ test('the cache serves a row for at most its TTL, and userChanged reaches the ot
   nodeA.userChanged(lee.userId);
   assert.equal((await nodeB.userByApiKey(lee.apiKey))?.full_name, 'Lee Again');
   assert.equal(await nodeA.userByApiKey('no-such-key'), undefined);
+});
+
+test('a verified Authorization header is trusted only while its user\'s cached row stands', async () => {
+  const app = s.running.app;
+  const ray = await s.user('Ray Header');
+  let now = 2_000_000;
+  const cache = new Caches(app.store, undefined, () => now);
+  const header = 'Basic ' + Buffer.from(`${ray.email}:${ray.apiKey}`).toString('base64');
+  const row = (await cache.userByApiKey(ray.apiKey))!;
+  cache.rememberVerifiedHeader(header, row);
+  assert.equal(cache.userForVerifiedHeader(header), row);
+  // Only the cached row itself can be remembered, not a copy of it.
+  cache.rememberVerifiedHeader('Basic b3RoZXI=', { ...row });
+  assert.equal(cache.userForVerifiedHeader('Basic b3RoZXI='), undefined);
+  now += USER_CACHE_TTL_MS + 1;
+  assert.equal(cache.userForVerifiedHeader(header), undefined, 'not past the TTL');
+  const again = (await cache.userByApiKey(ray.apiKey))!;
+  cache.rememberVerifiedHeader(header, again);
+  assert.equal(cache.userForVerifiedHeader(header), again);
+  cache.userChanged(ray.userId);
+  assert.equal(cache.userForVerifiedHeader(header), undefined, 'not after userChanged');
 });

@@ -61,21 +61,37 @@ function safeEqual(a: string, b: string): boolean {
  * Synchronous when the user is cached, as for the realm.
  */
 export function authenticate(app: AppContext, realm: Realm, req: HttpRequest): User | null | Promise<User> {
-  const creds = parseBasicAuth(req.headers.authorization);
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    // A header already checked against a user whose cached row is unchanged (see Caches).
+    const known = app.caches.userForVerifiedHeader(header);
+    if (known) return checkAccount(known, realm);
+  }
+  const creds = parseBasicAuth(header);
   if (!creds) {
-    if (req.headers.authorization) throw unauthorized('Invalid authorization header for basic auth', 'UNAUTHORIZED');
+    if (header) throw unauthorized('Invalid authorization header for basic auth', 'UNAUTHORIZED');
     return null;
   }
   // Cached and dropped at once by app.caches.userChanged (see docs/architecture.md).
   const cached = app.caches.cachedUser(creds.password);
-  if (cached) return checkUser(cached, creds, realm);
-  return app.caches.userByApiKey(creds.password).then((user) => checkUser(user, creds, realm));
+  if (cached) return verified(app, header!, checkUser(cached, creds, realm));
+  return app.caches.userByApiKey(creds.password).then((user) => verified(app, header!, checkUser(user, creds, realm)));
+}
+
+function verified(app: AppContext, header: string, user: User): User {
+  app.caches.rememberVerifiedHeader(header, user);
+  return user;
 }
 
 function checkUser(user: User | undefined, creds: { username: string; password: string }, realm: Realm): User {
   if (!user || !safeEqual(user.api_key, creds.password)) throw unauthorized('Invalid API key', 'INVALID_API_KEY');
   const email = creds.username.toLowerCase();
   if (user.email.toLowerCase() !== email && user.email_key !== email) throw unauthorized('Invalid API key', 'INVALID_API_KEY');
+  return checkAccount(user, realm);
+}
+
+/** What is checked on every request, whether the credentials were compared now or before. */
+function checkAccount(user: User, realm: Realm): User {
   if (user.realm_id !== realm.id) throw unauthorized('Account is not associated with this subdomain', 'INVALID_API_KEY');
   if (realm.deactivated) throw unauthorized('This organization has been deactivated', 'REALM_DEACTIVATED');
   if (!user.is_active) throw unauthorized('Account is deactivated', 'USER_DEACTIVATED');

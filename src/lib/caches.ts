@@ -24,6 +24,12 @@ export class Caches {
   private readonly usersByKey = new Map<string, CachedUser>();
   /** User id → the API key it is cached under, so a changed key's old entry can be found. */
   private readonly keyOfUser = new Map<number, string>();
+  /**
+   * Authorization header → the cache entry of the user it was verified against. A long-poll sends
+   * the same header each time; while that entry stands (same row, not expired, not dropped), the
+   * header needs no base64 decoding and no key comparison again.
+   */
+  private readonly byVerifiedHeader = new Map<string, CachedUser>();
   /** Bumped by every userChanged: a read that started before it must not fill the cache. */
   private userEpoch = 0;
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -81,6 +87,23 @@ export class Caches {
     return hit && hit.expires > this.nowMs() ? hit.user : undefined;
   }
 
+  /** The user this exact Authorization header was verified for, while that user's cached row stands. */
+  userForVerifiedHeader(header: string): User | undefined {
+    const e = this.byVerifiedHeader.get(header);
+    if (e === undefined) return undefined;
+    if (e.expires > this.nowMs() && this.usersByKey.get(e.user.api_key) === e) return e.user;
+    this.byVerifiedHeader.delete(header);
+    return undefined;
+  }
+
+  /** Records that the header's credentials matched this user; only a row that is cached counts. */
+  rememberVerifiedHeader(header: string, user: User): void {
+    const e = this.usersByKey.get(user.api_key);
+    if (e?.user !== user) return;
+    if (this.byVerifiedHeader.size >= USER_CACHE_MAX) this.byVerifiedHeader.clear();
+    this.byVerifiedHeader.set(header, e);
+  }
+
   /**
    * Call after committing any change to a users row (deactivation, API key, role, name…): drops
    * the user from this node's caches at once and tells the other nodes to do the same.
@@ -123,6 +146,9 @@ export class Caches {
         if (e.expires > now) continue;
         this.usersByKey.delete(key);
         if (this.keyOfUser.get(e.user.id) === key) this.keyOfUser.delete(e.user.id);
+      }
+      for (const [header, e] of this.byVerifiedHeader) {
+        if (this.usersByKey.get(e.user.api_key) !== e) this.byVerifiedHeader.delete(header);
       }
       if (this.usersByKey.size) this.scheduleSweep();
     }, USER_CACHE_TTL_MS * 5);
