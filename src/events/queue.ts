@@ -94,8 +94,15 @@ export class ClientQueue {
     return keep;
   }
 
+  /** Queues a copy: the event may be shared with other queues. */
   push(event: Omit<QueuedEvent, 'id'>): void {
     this.events.push({ ...event, id: this.nextId++ } as QueuedEvent);
+  }
+
+  /** Queues the event itself, adding its id last (as push's copy has it): it must be this queue's own object. */
+  pushOwn(event: Omit<QueuedEvent, 'id'>): void {
+    (event as QueuedEvent).id = this.nextId++;
+    this.events.push(event as QueuedEvent);
   }
 
   /** Drops events the client has acknowledged. */

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ClientQueue, type QueueOptions, type QueuedEvent, type Waiter } from './queue.js';
-import { eventsForQueue, type VariantCache } from './transform.js';
+import { eventsForQueue, ownMessageEvent, type VariantCache } from './transform.js';
 import type { Notice } from './types.js';
 import type { ReadSnapshot } from '../store/store.js';
 
@@ -184,7 +184,10 @@ export class QueueRegistry {
   private pushTo(q: ClientQueue, notice: Notice, cache: VariantCache): void {
     if (!q.accepts(notice)) return;
     if (q.holdIfEarly(notice)) return;
-    for (const ev of eventsForQueue(notice, q, cache)) q.push(ev);
+    // A message event is made for this queue alone, so it is kept without the copy push makes.
+    const own = ownMessageEvent(notice, q, cache);
+    if (own) q.pushOwn(own);
+    else for (const ev of eventsForQueue(notice, q, cache)) q.push(ev);
     if (q.waiter) this.woken.add(q);
   }
 

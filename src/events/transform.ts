@@ -67,6 +67,34 @@ export function eventsJson(events: QueuedEvent[]): string {
 
 const TOPIC_FIELDS = ['subject', 'orig_subject', 'topic', 'prev_topic', 'topic_name'];
 
+/**
+ * A message notice's event for this queue, as a new object the queue may keep as it is (the
+ * registry then skips the copy it makes of shared events); null for any other notice, or when the
+ * queue gets the notice's capability fallback instead.
+ */
+export function ownMessageEvent(notice: Notice, q: ClientQueue, cache: VariantCache): EventBody | null {
+  const ev = notice.event;
+  if (ev.type !== 'message') return null;
+  const caps = q.opts.capabilities;
+  if (notice.withoutCapability && caps[notice.withoutCapability.capability] !== true) return null;
+  const allowEmptyTopic = caps.empty_topic_name === true;
+  const key = `${q.opts.applyMarkdown ? 1 : 0}${q.opts.clientGravatar ? 1 : 0}${allowEmptyTopic ? 1 : 0}`;
+  let message = cache.get(key);
+  if (!message) {
+    message = finalizeMessage(ev.message as MessageDict, {
+      applyMarkdown: q.opts.applyMarkdown,
+      clientGravatar: q.opts.clientGravatar,
+      allowEmptyTopic,
+      emptyTopicDisplayName: (ev.__empty_topic_name as string | undefined) ?? 'general chat',
+      showEditHistory: true,
+    });
+    cache.set(key, message);
+  }
+  const out: EventBody = { type: 'message', message, flags: notice.flags?.[q.opts.userId] ?? [] };
+  if (notice.senderQueueId === q.id && notice.localId !== undefined) out.local_message_id = notice.localId;
+  return out;
+}
+
 export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCache): EventBody[] {
   const ev = notice.event;
   const caps = q.opts.capabilities;
@@ -76,23 +104,8 @@ export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCac
     return notice.withoutCapability.events.map((e) => stripInternal(e, allowEmptyTopic, emptyName));
   }
   switch (ev.type) {
-    case 'message': {
-      const key = `${q.opts.applyMarkdown ? 1 : 0}${q.opts.clientGravatar ? 1 : 0}${allowEmptyTopic ? 1 : 0}`;
-      let message = cache.get(key);
-      if (!message) {
-        message = finalizeMessage(ev.message as MessageDict, {
-          applyMarkdown: q.opts.applyMarkdown,
-          clientGravatar: q.opts.clientGravatar,
-          allowEmptyTopic,
-          emptyTopicDisplayName: emptyName,
-          showEditHistory: true,
-        });
-        cache.set(key, message);
-      }
-      const out: EventBody = { type: 'message', message, flags: notice.flags?.[q.opts.userId] ?? [] };
-      if (notice.senderQueueId === q.id && notice.localId !== undefined) out.local_message_id = notice.localId;
-      return [out];
-    }
+    case 'message':
+      return [ownMessageEvent(notice, q, cache)!];
     case 'delete_message': {
       const base = stripInternal(ev, allowEmptyTopic, emptyName);
       if (caps.bulk_message_deletion || !Array.isArray(base.message_ids)) return [base];
