@@ -1,4 +1,4 @@
-// PostgreSQL connections: named statements and a BEGIN sent with the first statement keep transactions whole (skipped on SQLite).
+// PostgreSQL connections: named statements, a BEGIN sent with the first statement, and JIT off (skipped on SQLite).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
@@ -91,4 +91,11 @@ test('transactions without statements, and reads, work as before', async (t) => 
     return (await tx.selectFrom('realms').select('string_id').where('string_id', '=', 'fold1').execute()).map((r) => r.string_id);
   });
   assert.deepEqual(names, ['fold1']);
+});
+
+test('every pooled connection runs with JIT compilation off, concurrent ones included', async (t) => {
+  if (store.dialect !== 'postgres') return t.skip('PostgreSQL only');
+  // Several at once, so that more than the first pooled connection answers.
+  const settings = await Promise.all(Array.from({ length: 6 }, () => store.read(async (tx) => (await sql<{ jit: string }>`SHOW jit`.execute(tx)).rows[0].jit)));
+  assert.deepEqual(new Set(settings), new Set(['off']));
 });

@@ -133,6 +133,10 @@ export class Store {
       // An idle connection that the server drops (restart, failover) must not crash the process;
       // the pool replaces it on the next checkout.
       pool.on('error', (err) => process.stderr.write(`postgres: idle connection lost: ${err.message}\n`));
+      // JIT compilation pays off for long analytical queries, not for ours: on a 1,000-user
+      // organization it made POST /register take ~160 ms instead of ~55 (the compile, each time).
+      // Sent before the connection's first statement (a client runs its queries in order).
+      pool.on('connect', (client) => void client.query('SET jit = off').catch(() => {}));
       const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
       const store = new Store(db, 'postgres', () => db.destroy());
       await migrate(db as unknown as Kysely<unknown>, 'postgres');
