@@ -1,5 +1,8 @@
 // Unit tests of the queue registry: snapshot filtering at registration, per-client shaping, ordering in slices.
 import { test } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { MAX_IN_FLIGHT, QueueRegistry } from './registry.js';
 import type { Notice } from './types.js';
@@ -170,4 +173,39 @@ test('heartbeats falling due together go out under the same bound as event answe
     await turns(100, () => answers.size === n);
     assert.equal(answers.size, n);
   });
+});
+
+test('delivery starts on the next turn, but a poll sees every notice published before it', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+  const q = reg.create({ ...baseQueue, userId: 1 });
+  reg.completeRegistration(q, seqSnapshot(0));
+  reg.deliver([notice(1, [1], { type: 'realm_user', op: 'add', n: 1 })]);
+  // The publisher (a send) answers its own client before the fan-out runs.
+  assert.equal(q.events.length, 0);
+  assert.deepEqual((await reg.poll(q, -1, true, new AbortController().signal)).map((e) => e.n), [1]);
+  reg.deliver([notice(2, [1], { type: 'realm_user', op: 'add', n: 2 })]);
+  await tick();
+  assert.deepEqual(q.events.map((e) => e.n), [1, 2], 'delivered without a poll too');
+  reg.stop();
+});
+
+test('saving at shutdown first delivers what was published, also a fan-out halfway through its slices', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-registry-'));
+  try {
+    const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+    const users = Array.from({ length: 20000 }, (_, i) => i + 1);
+    const queues = users.map((u) => reg.create({ ...baseQueue, userId: u }));
+    for (const q of queues) reg.completeRegistration(q, seqSnapshot(0));
+    reg.deliver([notice(1, users, { type: 'realm_user', op: 'add', n: 1 })]);
+    // Let the fan-out start and pause between slices (a slice is a few milliseconds here).
+    for (let i = 0; i < 100 && queues[0].events.length === 0; i++) await tick();
+    reg.deliver([notice(2, users, { type: 'realm_user', op: 'add', n: 2 })]);
+    reg.stop();
+    reg.save(path.join(dir, 'queues.json'));
+    const restored = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+    assert.equal(restored.load(path.join(dir, 'queues.json')), users.length);
+    for (const q of queues) assert.deepEqual(restored.get(q.id)!.events.map((e) => e.n), [1, 2]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

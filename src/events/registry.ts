@@ -65,6 +65,10 @@ export class QueueRegistry {
   private readonly publicListeners = new Map<number, Set<ClientQueue>>();
   private readonly backlog: Notice[] = [];
   private pumping = false;
+  /** The delivery deliver() scheduled for the next turn, until it starts. */
+  private pumpSoon: NodeJS.Immediate | null = null;
+  /** The notice pump is delivering (its remaining queues), while it waits between slices. */
+  private delivering: Generator<ClientQueue> | null = null;
   private readonly woken = new Set<ClientQueue>();
   private wakeScheduled = false;
   /** Woken queues waiting out their answer gap, and the one timer that brings them back. */
@@ -140,10 +144,22 @@ export class QueueRegistry {
     this.wake();
   }
 
-  /** Accepts notices (after their commit) and delivers them in order. */
+  /**
+   * Accepts notices (after their commit) and delivers them in order. Delivery starts on the next
+   * turn of the event loop, not here: the publisher (a send) answers its own client first, and
+   * notices published together in this turn (a group commit's) go out in one pass.
+   */
   deliver(notices: Notice[]): void {
     this.backlog.push(...notices);
-    if (!this.pumping) void this.pump();
+    if (!this.pumping && !this.pumpSoon) this.pumpSoon = setImmediate(() => this.pumpNow());
+  }
+
+  /** Starts a scheduled delivery at once (a poll must see every notice published before it). */
+  private pumpNow(): void {
+    if (!this.pumpSoon) return;
+    clearImmediate(this.pumpSoon);
+    this.pumpSoon = null;
+    void this.pump();
   }
 
   private async pump(): Promise<void> {
@@ -152,33 +168,53 @@ export class QueueRegistry {
     let count = 0;
     try {
       while (this.backlog.length) {
-        const notice = this.backlog.shift()!;
-        const cache: VariantCache = new Map();
-        const seen = notice.publicStreamId !== undefined ? new Set<ClientQueue>() : null;
-        for (const userId of notice.users) {
-          const set = this.byUser.get(userId);
-          if (!set) continue;
-          for (const q of set) {
-            if (q.opts.realmId !== notice.realmId) continue;
-            seen?.add(q);
-            this.pushTo(q, notice, cache);
-            if (++count % CLOCK_EVERY === 0 && performance.now() >= sliceEnd) {
-              this.wake();
-              await new Promise((r) => setImmediate(r));
-              sliceEnd = performance.now() + SLICE_MS;
-            }
-          }
-        }
-        if (seen) {
-          for (const q of this.publicListeners.get(notice.realmId) ?? []) {
-            if (!seen.has(q)) this.pushTo(q, notice, cache);
+        this.delivering = this.recipientsOf(this.backlog.shift()!);
+        for (const _reached of this.delivering) {
+          if (++count % CLOCK_EVERY === 0 && performance.now() >= sliceEnd) {
+            this.wake();
+            await new Promise((r) => setImmediate(r));
+            sliceEnd = performance.now() + SLICE_MS;
           }
         }
       }
     } finally {
+      this.delivering = null;
       this.pumping = false;
       this.wake();
     }
+  }
+
+  /**
+   * Delivers one notice, yielding after each queue it reached (so pump can slice a big fan-out):
+   * the notice's users' queues, then the realm's all-public-streams queues for a public channel.
+   */
+  private *recipientsOf(notice: Notice): Generator<ClientQueue> {
+    const cache: VariantCache = new Map();
+    const seen = notice.publicStreamId !== undefined ? new Set<ClientQueue>() : null;
+    for (const userId of notice.users) {
+      const set = this.byUser.get(userId);
+      if (!set) continue;
+      for (const q of set) {
+        if (q.opts.realmId !== notice.realmId) continue;
+        seen?.add(q);
+        this.pushTo(q, notice, cache);
+        yield q;
+      }
+    }
+    if (seen) {
+      for (const q of this.publicListeners.get(notice.realmId) ?? []) {
+        if (!seen.has(q)) this.pushTo(q, notice, cache);
+      }
+    }
+  }
+
+  /** Delivers the whole backlog now, without yielding (shutdown: nothing published may be lost). */
+  private drainBacklog(): void {
+    if (this.pumpSoon) clearImmediate(this.pumpSoon);
+    this.pumpSoon = null;
+    // A pump suspended between slices finds its notice done and the backlog empty when it resumes.
+    if (this.delivering) for (const _reached of this.delivering);
+    while (this.backlog.length) for (const _reached of this.recipientsOf(this.backlog.shift()!));
   }
 
   private pushTo(q: ClientQueue, notice: Notice, cache: VariantCache): void {
@@ -286,6 +322,8 @@ export class QueueRegistry {
    * next ones (a heartbeat after heartbeatSecs of silence), or returns [] when dontBlock.
    */
   poll(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, cancel: PollCancel): Promise<QueuedEvent[]> {
+    // Notices published before this poll arrived are in its queue before it looks.
+    this.pumpNow();
     q.lastTouched = this.opts.now();
     if (lastEventId !== undefined) q.acknowledge(lastEventId);
     // The client is back: its answer no longer counts against MAX_IN_FLIGHT.
@@ -382,6 +420,7 @@ export class QueueRegistry {
 
   /** Stops timers and answers every waiting long-poll with what it has, so shutdown is prompt. */
   stop(): void {
+    this.drainBacklog();
     if (this.gcTimer) clearInterval(this.gcTimer);
     this.gcTimer = null;
     if (this.deferTimer) clearTimeout(this.deferTimer);
@@ -394,6 +433,7 @@ export class QueueRegistry {
   }
 
   save(file: string): void {
+    this.drainBacklog();
     const data = JSON.stringify({ version: 1, queues: [...this.queues.values()].map((q) => q.toJSON()) });
     fs.writeFileSync(file + '.tmp', data);
     fs.renameSync(file + '.tmp', file);
