@@ -6,6 +6,7 @@ import type { EventBus } from './events/bus.js';
 import type { Caches } from './lib/caches.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { Outbox } from './lib/mail/outbox.js';
+import type { SearchIndexer } from './lib/messages/search-indexer.js';
 
 export interface Clock {
   /** Current UNIX time in seconds. */
@@ -23,6 +24,8 @@ export interface AppContext {
   passwordLimiter: RateLimiter;
   /** Outgoing mail (SMTP, or files in the data directory's outbox). */
   mail: Outbox;
+  /** Search indexing of new messages (SQLite). */
+  search: SearchIndexer;
 }
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };

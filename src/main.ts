@@ -14,6 +14,7 @@ import { createListener } from './http/listener.js';
 import { buildRouter } from './http/routes.js';
 import { startLoopMonitor } from './workers/loop-monitor.js';
 import { startReminderWorker } from './workers/reminders.js';
+import { SearchIndexer } from './lib/messages/search-indexer.js';
 
 export interface RunningServer {
   app: AppContext;
@@ -32,7 +33,9 @@ export async function openApp(config: Config, clock: Clock = systemClock): Promi
   });
   // Ten failed password attempts per username in ten minutes, then wait.
   const passwordLimiter = new RateLimiter(10, 600, () => clock.now());
-  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, mail: createOutbox(config) };
+  const search = new SearchIndexer(store);
+  await search.start();
+  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, mail: createOutbox(config), search };
 }
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);
@@ -65,6 +68,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
       closed = true;
       await reminders.stop();
       app.queues.stop();
+      app.search.stop();
       app.queues.save(queueFile(config));
       listener.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -10,6 +10,7 @@ import { dmParticipantsByRecipient } from '../lib/messages/recipients.js';
 import { MENTION_BITS } from '../lib/messages/flags-sql.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { planNarrow } from '../lib/messages/narrow.js';
+import { searchReady } from '../lib/messages/search-indexer.js';
 import { fetchRange, type AnchorSpec, type RangeResult } from '../lib/messages/fetch.js';
 import type { NarrowTerm } from '../models/narrow.js';
 import type { Dialect } from '../store/dialect.js';
@@ -142,6 +143,7 @@ export interface NarrowFlagsInput {
 
 /** Changes a flag on a range of a narrow; the range is chosen and updated in one transaction. */
 export async function doUpdateFlagsForNarrow(app: AppContext, realm: Realm, user: User, input: NarrowFlagsInput): Promise<{ range: RangeResult; changed: number[] }> {
+  await searchReady(app.search, input.narrow);
   const { result, stamp } = await app.store.write(async (tx) => {
     const plan = await planNarrow(tx, app.store.dialect, realm, user, input.narrow);
     const range = await fetchRange(tx, plan, input.anchor, input.numBefore, input.numAfter, input.includeAnchor);

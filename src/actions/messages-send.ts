@@ -1,6 +1,6 @@
 // Sending a message: checks, Markdown rendering (before the transaction), the message row, every
 // recipient's user_messages row in one INSERT … SELECT (on PostgreSQL in the message's own
-// statement), search indexing, and the message events. A channel send's own statements are
+// statement), and the message events; search indexing follows in batches (search-indexer.ts). A channel send's own statements are
 // compiled once (lib/messages/send-statements.ts).
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
@@ -19,7 +19,6 @@ import { findStreamById, findStreamForSend, insertChannelMessage, insertMessage,
 import { getOrCreateDmRecipient, resolveDmParticipants } from '../lib/messages/recipients.js';
 import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
 import { messageDict, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/messages/dicts.js';
-import { indexNewMessage } from '../lib/messages/search.js';
 import { applyMentionBits, flagNameMap, mentionBitsFor, orFlags, wildcardTopicParticipants } from '../lib/messages/flags-sql.js';
 import { alertedUserIds, realmAlertWords } from '../lib/personal/alert-words.js';
 import { withGroupMentions } from '../lib/messages/group-mentions.js';
@@ -150,7 +149,6 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
         .values([...bits].map(([userId, flags]) => ({ user_id: userId, message_id: id, flags })))
         .execute();
     }
-    await indexNewMessage(tx, dialect, id);
     // A substring test first: most messages link no upload and pay nothing more.
     if (content.includes('/user_uploads/')) await linkAttachments(tx, sender, id, content);
 
@@ -172,6 +170,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     return { id, outgoing };
   });
   publishCommitted(app, realm.id, stamp, result.outgoing);
+  app.search.noteCommitted(result.id);
   return { id: result.id };
 }
 

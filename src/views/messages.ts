@@ -9,6 +9,7 @@ import { doSendMessage, type SendInput } from '../actions/messages-send.js';
 import { doUpdateMessage, type PropagateMode } from '../actions/messages-edit.js';
 import { doDeleteMessage } from '../actions/messages-delete.js';
 import { planNarrow } from '../lib/messages/narrow.js';
+import { searchReady } from '../lib/messages/search-indexer.js';
 import { fetchListed, fetchRange, loadMessages, type AnchorSpec } from '../lib/messages/fetch.js';
 import { presentMessages } from '../lib/messages/present.js';
 import { accessMessage } from '../lib/messages/access.js';
@@ -104,6 +105,7 @@ const getMessages = authed(async (req) => {
   const opts = presentOptions(p);
   const listed = p.json('message_ids', vIntList);
   const { app, realm, user } = req;
+  await searchReady(app.search, narrow);
   if (listed !== undefined) {
     if (['anchor', 'num_before', 'num_after', 'include_anchor', 'use_first_unread_anchor'].some((k) => p.has(k))) {
       throw badRequest('Unsupported parameter combination: anchor, include_anchor, num_after, num_before, message_ids');

@@ -1,5 +1,5 @@
-// Full-text search on both databases: FTS5 rows on SQLite (rowid = message ID); on PostgreSQL an
-// expression index over topic and content, so there is nothing to maintain.
+// Full-text search on both databases: FTS5 rows on SQLite (rowid = message ID; new messages are
+// indexed by search-indexer.ts); on PostgreSQL an expression index over topic and content.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Tx } from '../../store/store.js';
 import type { Dialect } from '../../store/dialect.js';
@@ -21,25 +21,20 @@ export function searchCondition(dialect: Dialect, text: string): RawBuilder<SqlB
   return sql<SqlBool>`to_tsvector('simple', m.topic || ' ' || m.content) @@ plainto_tsquery('simple', ${text})`;
 }
 
-/** (Re)builds the search rows of these messages from their stored topic and content, in one statement. */
+/**
+ * Rebuilds the search rows of these messages from their stored topic and content (after an edit or
+ * a move). Only rows that exist: a message not indexed yet gets its row from the next batch of the
+ * SearchIndexer, which reads the text as stored then.
+ */
 export async function indexMessages(tx: Tx, dialect: Dialect, ids: number[]): Promise<void> {
   if (dialect !== 'sqlite' || !ids.length) return;
-  await unindexMessages(tx, dialect, ids);
-  await sql`INSERT INTO message_search (rowid, topic, content) SELECT id, topic, content FROM messages WHERE id IN (${sql.join(ids)})`.execute(tx);
+  const indexed = (await sql<{ id: number }>`SELECT rowid AS id FROM message_search WHERE rowid IN (${sql.join(ids)})`.execute(tx)).rows.map((r) => r.id);
+  if (!indexed.length) return;
+  await unindexMessages(tx, dialect, indexed);
+  await sql`INSERT INTO message_search (rowid, topic, content) SELECT id, topic, content FROM messages WHERE id IN (${sql.join(indexed)})`.execute(tx);
 }
 
 export async function unindexMessages(tx: Tx, dialect: Dialect, ids: number[]): Promise<void> {
   if (dialect !== 'sqlite' || !ids.length) return;
   await sql`DELETE FROM message_search WHERE rowid IN (${sql.join(ids)})`.execute(tx);
-}
-
-/**
- * Indexes a message just inserted (nothing to remove first), in the sending write. Indexing a
- * group commit's messages together before COMMIT instead (FTS5 writes an index segment at each
- * savepoint RELEASE) saved about 10 % of a send's CPU but raised the p99 latency of sends at
- * 500/s from about 17 to about 24 ms in the benchmark (docs/performance.md).
- */
-export async function indexNewMessage(tx: Tx, dialect: Dialect, id: number): Promise<void> {
-  if (dialect !== 'sqlite') return;
-  await sql`INSERT INTO message_search (rowid, topic, content) SELECT id, topic, content FROM messages WHERE id = ${id}`.execute(tx);
 }
