@@ -54,7 +54,12 @@ export class SearchIndexer {
   noteCommitted(messageId: number): void {
     if (!this.active) return;
     if (messageId > this.newest) this.newest = messageId;
-    if (this.timer || this.indexedThrough >= this.newest) return;
+    this.schedule();
+  }
+
+  /** Arms the batch timer when messages wait and no batch is due or running. */
+  private schedule(): void {
+    if (this.timer || this.running || !this.active || this.indexedThrough >= this.newest) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.catchUp().catch((err: unknown) => this.log(`search indexing failed: ${err instanceof Error ? err.message : String(err)}`));
@@ -62,10 +67,15 @@ export class SearchIndexer {
     this.timer.unref();
   }
 
-  /** Resolves once every message committed so far is searchable. */
+  /** Resolves once every message committed before the call is searchable. */
   async catchUp(): Promise<void> {
-    while (this.active && this.indexedThrough < this.newest) {
-      this.running ??= this.indexNext().finally(() => (this.running = null));
+    const target = this.newest;
+    while (this.active && this.indexedThrough < target) {
+      // Messages committed while a batch runs wait for the next timer, not for this batch to chase them.
+      this.running ??= this.indexNext().finally(() => {
+        this.running = null;
+        this.schedule();
+      });
       await this.running;
     }
   }
