@@ -13,7 +13,19 @@ export interface UserPresentOptions {
   profileData?: Record<string, unknown>;
 }
 
-export const isoDate = (secs: number): string => new Date(secs * 1000).toISOString().replace('.000Z', '+00:00');
+/** Formatted dates by UNIX time: register formats every user's date_joined, the same values each time. */
+const isoDates = new Map<number, string>();
+const MAX_ISO_DATES = 100_000;
+
+export function isoDate(secs: number): string {
+  let text = isoDates.get(secs);
+  if (text === undefined) {
+    text = new Date(secs * 1000).toISOString().replace('.000Z', '+00:00');
+    if (isoDates.size >= MAX_ISO_DATES) isoDates.clear();
+    isoDates.set(secs, text);
+  }
+  return text;
+}
 
 /** The columns presentUser reads: a list of many users selects these, not every column. */
 export const PRESENTED_USER_COLUMNS = [
