@@ -86,7 +86,7 @@ async function flaggedRows(tx: Tx, dialect: Dialect | undefined, userId: number,
     .leftJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', userId))
     .where('m.id', 'in', ids);
   if (dialect === 'sqlite') {
-    const row = await q.select(jsonRowsColumn([...DICT_COLUMNS.map((c) => `m.${c}`), 'um.flags'], 'm.id').as('rows')).executeTakeFirstOrThrow();
+    const row = await q.select(jsonRowsColumn([...DICT_COLUMNS.map((c) => `m.${c}`), 'um.flags']).as('rows')).executeTakeFirstOrThrow();
     return parseJsonRows<FlaggedRow>(row.rows, FLAGGED_KEYS);
   }
   return q

@@ -15,7 +15,7 @@ import { Role } from '../../models/roles.js';
 async function presentedUsers({ app, tx, realm }: StateContext): Promise<PresentedUser[]> {
   const q = tx.selectFrom('users').where('realm_id', '=', realm.id);
   if (app.store.dialect === 'sqlite') {
-    const row = await q.select(jsonRowsColumn(PRESENTED_USER_COLUMNS, 'id').as('rows')).executeTakeFirstOrThrow();
+    const row = await q.select(jsonRowsColumn(PRESENTED_USER_COLUMNS).as('rows')).executeTakeFirstOrThrow();
     return parseJsonRows<PresentedUser>(row.rows, PRESENTED_USER_COLUMNS);
   }
   return q.select(PRESENTED_USER_COLUMNS).orderBy('id').execute();
