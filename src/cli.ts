@@ -43,6 +43,7 @@ async function withApp<T>(config: Config, fn: (app: AppContext) => Promise<T>): 
   try {
     return await fn(app);
   } finally {
+    app.search.stop();
     await app.bus.close();
     await app.store.close();
   }
