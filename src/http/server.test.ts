@@ -1,7 +1,10 @@
-// Unit test of the request-target fast path: it must give exactly what `new URL` gives.
+// Unit tests of the request-target fast path (it must give exactly what `new URL` gives), the router, and result writing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitTarget } from './server.js';
+import net from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { respond, splitTarget } from './server.js';
+import { Params } from './params.js';
 import { Router } from './router.js';
 
 test('splitTarget agrees with new URL on plain and unusual targets', () => {
@@ -61,4 +64,32 @@ test('a {name:path} parameter takes the remaining segments, slashes (plain or en
   const encoded = r.match('PATCH', 'views/narrow%2Fis%2Fstarred');
   assert.deepEqual(encoded.kind === 'found' && encoded.pathParams, { fragment: 'narrow/is/starred' });
   assert.equal(r.match('PATCH', 'views').kind, 'none');
+});
+
+/** A response whose head and body are recorded instead of sent. */
+function recordedResponse() {
+  const res = new ServerResponse(new IncomingMessage(new net.Socket()));
+  const out = { status: 0, body: '' };
+  res.writeHead = ((status: number) => {
+    out.status = status;
+    return res;
+  }) as typeof res.writeHead;
+  res.end = ((body: string) => {
+    out.body = body;
+    return res;
+  }) as typeof res.end;
+  return { res, out };
+}
+
+test('a result that cannot be serialized is answered 500 and reported, not thrown', () => {
+  const unexpected: unknown[] = [];
+  const ok = recordedResponse();
+  respond(ok.res, new Params({ raw: new Map([['stray', '1']]), used: new Set() }), { n: 1 }, (e) => unexpected.push(e));
+  assert.equal(ok.out.status, 200);
+  assert.deepEqual(JSON.parse(ok.out.body), { result: 'success', msg: '', n: 1, ignored_parameters_unsupported: ['stray'] });
+  const bad = recordedResponse();
+  respond(bad.res, new Params({ raw: new Map(), used: new Set() }), { n: 10n }, (e) => unexpected.push(e));
+  assert.equal(bad.out.status, 500);
+  assert.deepEqual(JSON.parse(bad.out.body), { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+  assert.equal(unexpected.length, 1);
 });

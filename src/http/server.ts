@@ -6,7 +6,7 @@ import { parseRequestParams } from './body.js';
 import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { NON_API_ROUTE, type Router } from './router.js';
-import { RawResponse, type ApiRequest, type CloseSignal, type HttpRequest, type HttpResponse } from './types.js';
+import { RawResponse, type ApiRequest, type CloseSignal, type HttpRequest, type HttpResponse, type ViewResult } from './types.js';
 import type { Realm, User } from '../store/schema.js';
 import type { UploadedFile } from './body.js';
 
@@ -118,6 +118,37 @@ function logWhenDone(req: HttpRequest, res: HttpResponse): void {
   });
 }
 
+/** Writes a view's result: a raw response as it is, else the success envelope (exported for tests). */
+export function respond(res: HttpResponse, p: Params, result: ViewResult, onUnexpected: (err: unknown) => void): void {
+  try {
+    writeResult(res, p, result);
+  } catch (err) {
+    // A result that cannot be written (it does not serialize): a 500, as an exception in the view would be.
+    fail(res, err, onUnexpected);
+  }
+}
+
+function writeResult(res: HttpResponse, p: Params, result: ViewResult): void {
+  if (result instanceof RawResponse) {
+    send(res, result.status, result.body, result.headers);
+    return;
+  }
+  const ignored = p.ignored();
+  const envelope: Record<string, unknown> = { result: 'success', msg: '', ...result };
+  if (ignored.length) envelope.ignored_parameters_unsupported = ignored;
+  sendJson(res, 200, envelope);
+}
+
+/** An API error as its envelope; anything else is logged and answered with a plain 500. */
+function fail(res: HttpResponse, err: unknown, onUnexpected: (err: unknown) => void): void {
+  if (err instanceof ApiError) {
+    sendError(res, err);
+    return;
+  }
+  onUnexpected(err);
+  sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+}
+
 export function createRequestHandler(app: AppContext, router: Router, onUnexpected: (err: unknown) => void) {
   return async (req: HttpRequest, res: HttpResponse): Promise<void> => {
     if (app.config.logRequests) logWhenDone(req, res);
@@ -151,22 +182,14 @@ export function createRequestHandler(app: AppContext, router: Router, onUnexpect
       const user = userOrPending instanceof Promise ? await userOrPending : userOrPending;
       if (mode === 'user' && !user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
       const p = new Params({ raw: params, used: new Set() });
-      const result = await match.handler(new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res));
-      if (result instanceof RawResponse) {
-        send(res, result.status, result.body, result.headers);
-        return;
-      }
-      const ignored = p.ignored();
-      const envelope: Record<string, unknown> = { result: 'success', msg: '', ...result };
-      if (ignored.length) envelope.ignored_parameters_unsupported = ignored;
-      sendJson(res, 200, envelope);
+      // Returned rather than awaited: while a long-poll is held, this function's frame is gone and
+      // only the two callbacks below wait (the frame and its locals were a few hundred bytes per poll).
+      return match.handler(new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res)).then(
+        (result) => respond(res, p, result, onUnexpected),
+        (err: unknown) => fail(res, err, onUnexpected),
+      );
     } catch (err) {
-      if (err instanceof ApiError) {
-        sendError(res, err);
-        return;
-      }
-      onUnexpected(err);
-      sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+      fail(res, err, onUnexpected);
     }
   };
 }
