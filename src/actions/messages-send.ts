@@ -1,7 +1,7 @@
 // Sending a message: checks, Markdown rendering (before the transaction), the message row, every
 // recipient's user_messages row in one INSERT … SELECT (on PostgreSQL in the message's own
-// statement), and the message events; search indexing follows in batches (search-indexer.ts). A channel send's own statements are
-// compiled once (lib/messages/send-statements.ts).
+// statement), and the message events; search indexing follows in batches (search-indexer.ts).
+// A channel send's own statements are compiled once (lib/messages/send-statements.ts).
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, Stream, User } from '../store/schema.js';

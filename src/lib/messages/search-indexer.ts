@@ -12,6 +12,8 @@ import type { NarrowTerm } from '../../models/narrow.js';
 const BATCH_DELAY_MS = 50;
 /** Message IDs covered by one indexing write at most (a long backlog after a crash takes several). */
 const IDS_PER_WRITE = 5000;
+/** After a failed batch (the database refused the write), the next try waits this long, not BATCH_DELAY_MS. */
+const RETRY_DELAY_MS = 5000;
 
 /**
  * On SQLite, search rows of messages with IDs up to `indexedThrough` exist (or the message was
@@ -28,6 +30,7 @@ export class SearchIndexer {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
+  private lastFailed = false;
 
   constructor(
     private readonly store: Store,
@@ -60,10 +63,13 @@ export class SearchIndexer {
   /** Arms the batch timer when messages wait and no batch is due or running. */
   private schedule(): void {
     if (this.timer || this.running || !this.active || this.indexedThrough >= this.newest) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.catchUp().catch((err: unknown) => this.log(`search indexing failed: ${err instanceof Error ? err.message : String(err)}`));
-    }, BATCH_DELAY_MS);
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.catchUp().catch((err: unknown) => this.log(`search indexing failed: ${err instanceof Error ? err.message : String(err)}`));
+      },
+      this.lastFailed ? RETRY_DELAY_MS : BATCH_DELAY_MS,
+    );
     this.timer.unref();
   }
 
@@ -91,12 +97,14 @@ export class SearchIndexer {
   private async indexNext(): Promise<void> {
     const from = this.indexedThrough;
     const to = Math.min(this.newest, from + IDS_PER_WRITE);
+    this.lastFailed = true;
     await this.store.write(async (tx) => {
       await sql`
         INSERT INTO message_search (rowid, topic, content)
         SELECT m.id, m.topic, m.content FROM messages m
         WHERE m.id > ${from} AND m.id <= ${to} AND NOT EXISTS (SELECT 1 FROM message_search s WHERE s.rowid = m.id)`.execute(tx);
     });
+    this.lastFailed = false;
     if (to > this.indexedThrough) this.indexedThrough = to;
   }
 }
