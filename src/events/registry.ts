@@ -68,7 +68,7 @@ export class QueueRegistry {
   /** The delivery deliver() scheduled for the next turn, until it starts. */
   private pumpSoon: NodeJS.Immediate | null = null;
   /** The notice pump is delivering (its remaining queues), while it waits between slices. */
-  private delivering: Generator<ClientQueue> | null = null;
+  private delivering: Generator<number> | null = null;
   private readonly woken = new Set<ClientQueue>();
   private wakeScheduled = false;
   /** Woken queues waiting out their answer gap, and the one timer that brings them back. */
@@ -165,12 +165,11 @@ export class QueueRegistry {
   private async pump(): Promise<void> {
     this.pumping = true;
     let sliceEnd = performance.now() + SLICE_MS;
-    let count = 0;
     try {
       while (this.backlog.length) {
         this.delivering = this.recipientsOf(this.backlog.shift()!);
         for (const _reached of this.delivering) {
-          if (++count % CLOCK_EVERY === 0 && performance.now() >= sliceEnd) {
+          if (performance.now() >= sliceEnd) {
             this.wake();
             await new Promise((r) => setImmediate(r));
             sliceEnd = performance.now() + SLICE_MS;
@@ -185,12 +184,14 @@ export class QueueRegistry {
   }
 
   /**
-   * Delivers one notice, yielding after each queue it reached (so pump can slice a big fan-out):
-   * the notice's users' queues, then the realm's all-public-streams queues for a public channel.
+   * Delivers one notice, yielding after every CLOCK_EVERY queues it reached (so pump can look at
+   * the clock and slice a big fan-out): the notice's users' queues, then the realm's
+   * all-public-streams queues for a public channel.
    */
-  private *recipientsOf(notice: Notice): Generator<ClientQueue> {
+  private *recipientsOf(notice: Notice): Generator<number> {
     const cache: VariantCache = new Map();
     const seen = notice.publicStreamId !== undefined ? new Set<ClientQueue>() : null;
+    let reached = 0;
     for (const userId of notice.users) {
       const set = this.byUser.get(userId);
       if (!set) continue;
@@ -198,7 +199,7 @@ export class QueueRegistry {
         if (q.opts.realmId !== notice.realmId) continue;
         seen?.add(q);
         this.pushTo(q, notice, cache);
-        yield q;
+        if (++reached % CLOCK_EVERY === 0) yield reached;
       }
     }
     if (seen) {

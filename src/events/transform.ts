@@ -5,8 +5,11 @@ import { fillNotificationDefaults } from '../presenters/subscription.js';
 import type { ClientQueue, QueuedEvent } from './queue.js';
 import type { EventBody, Notice } from './types.js';
 
-/** Reused for every queue that gets the same notice, so each message variant is built once. */
-export type VariantCache = Map<string, Record<string, unknown>>;
+/**
+ * Reused for every queue that gets the same notice, so each message variant is built once. Keyed
+ * by a number made of the variant's three switches (no key text built per queue of a fan-out).
+ */
+export type VariantCache = Map<number, Record<string, unknown>>;
 
 /**
  * The JSON text of each shared message variant, made by the first long-poll answer that carries
@@ -78,7 +81,7 @@ export function ownMessageEvent(notice: Notice, q: ClientQueue, cache: VariantCa
   const caps = q.opts.capabilities;
   if (notice.withoutCapability && caps[notice.withoutCapability.capability] !== true) return null;
   const allowEmptyTopic = caps.empty_topic_name === true;
-  const key = `${q.opts.applyMarkdown ? 1 : 0}${q.opts.clientGravatar ? 1 : 0}${allowEmptyTopic ? 1 : 0}`;
+  const key = (q.opts.applyMarkdown ? 4 : 0) | (q.opts.clientGravatar ? 2 : 0) | (allowEmptyTopic ? 1 : 0);
   let message = cache.get(key);
   if (!message) {
     message = finalizeMessage(ev.message as MessageDict, {
