@@ -65,6 +65,22 @@ test('a large fan-out is delivered completely and in order, across slices', asyn
   for (const q of queues) assert.deepEqual(q.events.map((e) => e.n), [1, 2]);
 });
 
+test('a burst of small notices is delivered in slices too, in order', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+  const q = reg.create({ ...baseQueue, userId: 1 });
+  reg.completeRegistration(q, seqSnapshot(0));
+  // Far more than one 4 ms slice of work on any machine, but one queue each: only the clock read
+  // between notices can end a slice.
+  const total = 50_000;
+  reg.deliver(Array.from({ length: total }, (_, i) => notice(i + 1, [1], { type: 'realm_user', op: 'add', n: i + 1 })));
+  await tick();
+  assert.ok(q.events.length > 0 && q.events.length < total, `the loop ran again mid-burst (${q.events.length} of ${total} delivered)`);
+  for (let i = 0; i < 100_000 && q.events.length < total; i++) await tick();
+  assert.equal(q.events.length, total);
+  assert.ok(q.events.every((e, i) => e.n === i + 1));
+  reg.stop();
+});
+
 test('a waiting poll is answered by the next event and a newer poll replaces an older one', async () => {
   const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
   const q = reg.create({ ...baseQueue, userId: 1 });
