@@ -63,15 +63,6 @@ export async function presentUserGroups(tx: Tx, realmId: number, opts: { include
     : [new Map<number, number[]>(), []];
   const perms = groups.map((g) => parsePermissions(g));
   const values = await groupSettingValues(tx, perms.flatMap((p) => Object.values(p) as number[]));
-  const byGroup = <T extends { group_id: number }>(rows: T[]) => {
-    const m = new Map<number, T[]>();
-    for (const r of rows) {
-      const list = m.get(r.group_id);
-      if (list) list.push(r);
-      else m.set(r.group_id, [r]);
-    }
-    return m;
-  };
   const subgroupMap = byGroup(subgroups);
   return groups.map((g, i) => ({
     id: g.id,
@@ -105,12 +96,19 @@ async function activeMembersByGroup(tx: Tx, realmId: number, groupIds: number[])
     for (const r of rows) out.set(r.group_id, (JSON.parse(r.ids) as number[]).sort((a, b) => a - b));
     return out;
   }
-  for (const r of await q.select(['group_id', 'user_id']).orderBy('user_id').execute()) {
-    const list = out.get(r.group_id);
-    if (list) list.push(r.user_id);
-    else out.set(r.group_id, [r.user_id]);
-  }
+  for (const [groupId, rows] of byGroup(await q.select(['group_id', 'user_id']).orderBy('user_id').execute())) out.set(groupId, rows.map((r) => r.user_id));
   return out;
+}
+
+/** Rows by their group, each group's rows in the order given. */
+function byGroup<T extends { group_id: number }>(rows: T[]): Map<number, T[]> {
+  const m = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = m.get(r.group_id);
+    if (list) list.push(r);
+    else m.set(r.group_id, [r]);
+  }
+  return m;
 }
 
 /** Guests may not read or change user groups (the reference: not available to guest users). */

@@ -97,13 +97,17 @@ export class SearchIndexer {
   private async indexNext(): Promise<void> {
     const from = this.indexedThrough;
     const to = Math.min(this.newest, from + IDS_PER_WRITE);
-    this.lastFailed = true;
-    await this.store.write(async (tx) => {
-      await sql`
-        INSERT INTO message_search (rowid, topic, content)
-        SELECT m.id, m.topic, m.content FROM messages m
-        WHERE m.id > ${from} AND m.id <= ${to} AND NOT EXISTS (SELECT 1 FROM message_search s WHERE s.rowid = m.id)`.execute(tx);
-    });
+    try {
+      await this.store.write(async (tx) => {
+        await sql`
+          INSERT INTO message_search (rowid, topic, content)
+          SELECT m.id, m.topic, m.content FROM messages m
+          WHERE m.id > ${from} AND m.id <= ${to} AND NOT EXISTS (SELECT 1 FROM message_search s WHERE s.rowid = m.id)`.execute(tx);
+      });
+    } catch (err) {
+      this.lastFailed = true;
+      throw err;
+    }
     this.lastFailed = false;
     if (to > this.indexedThrough) this.indexedThrough = to;
   }
