@@ -1,4 +1,4 @@
-// Runs autocannon against a URL for a bounded time (loopback only) and reduces its result to a few figures.
+// Runs autocannon against a URL for a bounded time (loopback only), as fast as it answers, and reduces its result to a few figures (fixed-rate load: paced-load.ts).
 import autocannon from 'autocannon';
 
 export interface LoadOptions {
@@ -8,8 +8,6 @@ export interface LoadOptions {
   body?: string;
   connections: number;
   seconds: number;
-  /** Requests per second over all connections (paced); unset means as fast as possible. */
-  overallRate?: number;
 }
 
 export interface LoadResult {
@@ -30,7 +28,6 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     body: o.body,
     connections: o.connections,
     duration: o.seconds,
-    overallRate: o.overallRate,
     timeout: 30,
   });
   const ok = r['2xx'];
