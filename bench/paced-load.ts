@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { LeanConnection } from './lean-http.js';
 import type { LoadResult } from './load.js';
-import { percentile } from './stats.js';
+import { percentile, round } from './stats.js';
 
 export interface PacedOptions {
   url: string;
@@ -29,9 +29,10 @@ export async function runPaced(o: PacedOptions): Promise<LoadResult> {
   const u = new URL(o.url);
   if (u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') throw new Error(`refusing to load a non-loopback URL: ${o.url}`);
   const target = u.pathname + u.search;
+  const total = Math.round(o.rate * o.seconds);
+  if (total < 1) throw new Error(`a paced run needs at least one request (rate ${o.rate}, ${o.seconds} s)`);
   const free = Array.from({ length: o.connections }, () => new LeanConnection(o.url));
   const all = [...free];
-  const total = Math.round(o.rate * o.seconds);
   const interval = 1000 / o.rate;
   const latencies: number[] = [];
   let ok = 0;
@@ -79,5 +80,3 @@ export async function runPaced(o: PacedOptions): Promise<LoadResult> {
     timer = setTimeout(dispatch, 20);
   });
 }
-
-const round = (x: number) => Math.round(x * 100) / 100;
