@@ -19,8 +19,13 @@ export interface LoadResult {
   errors: number;
 }
 
+/** Bench traffic goes to this machine only. */
+export function assertLoopback(url: string): void {
+  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) throw new Error(`refusing to load a non-loopback URL: ${url}`);
+}
+
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
-  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(o.url)) throw new Error(`refusing to load a non-loopback URL: ${o.url}`);
+  assertLoopback(o.url);
   const r = await autocannon({
     url: o.url,
     method: o.method ?? 'GET',

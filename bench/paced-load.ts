@@ -1,7 +1,7 @@
 // Open-loop load at a fixed rate: requests fall due at even intervals and each one's latency runs from when it was due.
 import { performance } from 'node:perf_hooks';
 import { LeanConnection } from './lean-http.js';
-import type { LoadResult } from './load.js';
+import { assertLoopback, type LoadResult } from './load.js';
 import { percentile, round } from './stats.js';
 
 export interface PacedOptions {
@@ -26,13 +26,12 @@ export interface PacedOptions {
  * hide behind the requests it delayed: no coordinated omission).
  */
 export async function runPaced(o: PacedOptions): Promise<LoadResult> {
+  assertLoopback(o.url);
   const u = new URL(o.url);
-  if (u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') throw new Error(`refusing to load a non-loopback URL: ${o.url}`);
   const target = u.pathname + u.search;
   const total = Math.round(o.rate * o.seconds);
   if (total < 1) throw new Error(`a paced run needs at least one request (rate ${o.rate}, ${o.seconds} s)`);
   const free = Array.from({ length: o.connections }, () => new LeanConnection(o.url));
-  const all = [...free];
   const interval = 1000 / o.rate;
   const latencies: number[] = [];
   let ok = 0;
@@ -47,7 +46,8 @@ export async function runPaced(o: PacedOptions): Promise<LoadResult> {
     let timer: NodeJS.Timeout | null = null;
     const finish = () => {
       if (timer) clearTimeout(timer);
-      for (const c of all) c.destroy();
+      // Every request has settled, so every live connection is free (a failed one was replaced).
+      for (const c of free) c.destroy();
       resolve({ rps: Math.round(ok / o.seconds), p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), ok, non2xx, errors });
     };
     const send = (conn: LeanConnection, k: number) => {
@@ -56,17 +56,16 @@ export async function runPaced(o: PacedOptions): Promise<LoadResult> {
           latencies.push(performance.now() - dueAt(k));
           if (r.status >= 200 && r.status < 300) ok++;
           else non2xx++;
-          settle(conn, true);
+          settle(conn);
         },
         () => {
           errors++;
           // A failed connection is replaced, so the run keeps its connection count.
-          settle(new LeanConnection(o.url), false);
+          settle(new LeanConnection(o.url));
         },
       );
     };
-    const settle = (conn: LeanConnection, reusable: boolean) => {
-      if (!reusable) all.push(conn);
+    const settle = (conn: LeanConnection) => {
       free.push(conn);
       if (++done === total) finish();
       else dispatch();
