@@ -28,6 +28,8 @@ export interface Waiter {
   resolve: (events: QueuedEvent[]) => void;
   /** performance.now() at which the poll gets a heartbeat (the registry's one timer checks it). */
   deadline: number;
+  /** Its connection's next request is held back after the answer (ReadPacer): the answer cannot come back as a flood. */
+  paced: boolean;
 }
 
 export class ClientQueue {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { MAX_IN_FLIGHT, QueueRegistry } from './registry.js';
+import { MAX_IN_FLIGHT, QueueRegistry, type PollCancel } from './registry.js';
 import type { Notice } from './types.js';
 import type { ReadSnapshot } from '../store/store.js';
 
@@ -138,8 +138,8 @@ test('a queue answered moments ago gets the events of the next moments in one an
  * answer is recorded by queue index.
  */
 async function withPollingQueues(
-  opts: { heartbeatSecs: number; minAnswerGapMs: number; n: number },
-  body: (ctx: { reg: QueueRegistry; queues: ReturnType<QueueRegistry['create']>[]; users: number[]; answers: Map<number, string[]>; cancel: AbortSignal }) => Promise<void>,
+  opts: { heartbeatSecs: number; minAnswerGapMs: number; n: number; pacedReads?: boolean },
+  body: (ctx: { reg: QueueRegistry; queues: ReturnType<QueueRegistry['create']>[]; users: number[]; answers: Map<number, string[]>; cancel: PollCancel }) => Promise<void>,
 ): Promise<void> {
   const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: opts.heartbeatSecs, now, minAnswerGapMs: opts.minAnswerGapMs });
   const alive = setInterval(() => {}, 1000);
@@ -147,7 +147,9 @@ async function withPollingQueues(
     const users = Array.from({ length: opts.n }, (_, i) => i + 1);
     const queues = users.map((u) => reg.create({ ...baseQueue, userId: u }));
     for (const q of queues) reg.completeRegistration(q, seqSnapshot(0));
-    const cancel = new AbortController().signal;
+    const signal = new AbortController().signal;
+    // HTTP/1.1 polls: the connection's next request is held back after the answer (ReadPacer).
+    const cancel: PollCancel = opts.pacedReads ? { aborted: false, pacedReads: true, addEventListener: (t, l) => signal.addEventListener(t, l) } : signal;
     const answers = new Map<number, string[]>();
     queues.forEach((q, i) => void reg.poll(q, -1, false, cancel).then((evs) => answers.set(i, evs.map((e) => e.type))));
     await body({ reg, queues, users, answers, cancel });
@@ -175,6 +177,15 @@ test('answers waiting for their client to poll again are bounded; each returning
     await new Promise((r) => setTimeout(r, 1100));
     await turns(100, () => answers.size === n);
     assert.equal(answers.size, n);
+  });
+});
+
+test('answers whose connection is held back afterwards are not bounded: their polls cannot come back as a flood', async () => {
+  const n = MAX_IN_FLIGHT + 72;
+  await withPollingQueues({ heartbeatSecs: 50, minAnswerGapMs: 0, n, pacedReads: true }, async ({ reg, users, answers }) => {
+    reg.deliver([notice(1, users, { type: 'realm_user', op: 'add', n: 1 })]);
+    await turns(100, () => answers.size === n);
+    assert.equal(answers.size, n, 'every answer went out though no client came back');
   });
 });
 

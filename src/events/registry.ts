@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ClientQueue, type QueueOptions, type QueuedEvent, type Waiter } from './queue.js';
 import { eventsForQueue, ownMessageEvent, type VariantCache } from './transform.js';
+import { ReadPacer, type PausableReads } from './read-pacer.js';
 import type { Notice } from './types.js';
 import type { ReadSnapshot } from '../store/store.js';
 
@@ -45,7 +46,8 @@ export const MIN_ANSWER_GAP_MS = 25;
  * loop reads every request that has arrived in one turn: 10,000 answers out at once return as a
  * flood that holds the loop for hundreds of milliseconds. With a bound, answers go out as polls
  * come back, at the same overall pace. A client that does not come back stops counting after
- * IN_FLIGHT_EXPIRY_MS.
+ * IN_FLIGHT_EXPIRY_MS. Answers on connections whose next request the registry holds back
+ * (HTTP/1.1, see ReadPacer) do not count: their polls come back only as they are released.
  */
 export const MAX_IN_FLIGHT = 128;
 const IN_FLIGHT_EXPIRY_MS = 1000;
@@ -56,6 +58,8 @@ const IN_FLIGHT_EXPIRY_MS = 1000;
  */
 export interface PollCancel {
   readonly aborted: boolean;
+  /** Whether the connection's next request will be held back after the answer (holdReads). */
+  readonly pacedReads?: boolean;
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
 }
 
@@ -86,9 +90,16 @@ export class QueueRegistry {
   private heartbeatTimer: NodeJS.Timeout | null = null;
 
   private readonly gapMs: number;
+  /** Connections whose poll was answered, held back until the answering is done. */
+  private readonly reads = new ReadPacer(() => this.pumping || this.wakeScheduled);
 
   constructor(private readonly opts: RegistryOptions) {
     this.gapMs = opts.minAnswerGapMs ?? MIN_ANSWER_GAP_MS;
+  }
+
+  /** Holds back the next request of a connection whose long-poll was just answered (see ReadPacer). */
+  holdReads(conn: PausableReads): void {
+    this.reads.hold(conn);
   }
 
   get size(): number {
@@ -177,6 +188,7 @@ export class QueueRegistry {
       this.delivering = null;
       this.pumping = false;
       this.wake();
+      this.reads.kick();
     }
   }
 
@@ -251,15 +263,19 @@ export class QueueRegistry {
       if (this.inFlight.size >= MAX_IN_FLIGHT) {
         // Polls coming back wake us again; the timer covers clients that never do.
         this.armInFlightTimer();
-        return;
+        break;
       }
       this.woken.delete(q);
       if (!q.waiter || q.events.length === 0) continue;
       if (this.deferIfRecent(q, now)) continue;
       this.answer(q);
-      if (++n >= ANSWERS_PER_TURN) break;
+      if (++n >= ANSWERS_PER_TURN) {
+        this.wake();
+        break;
+      }
     }
-    this.wake();
+    // Nothing left to answer: the held connections may come back (see ReadPacer).
+    this.reads.kick();
   }
 
   /** Answers a queue's waiting poll with everything pending. */
@@ -268,7 +284,7 @@ export class QueueRegistry {
     q.lastTouched = this.opts.now();
     q.lastAnsweredAt = performance.now();
     this.inFlight.delete(q);
-    this.inFlight.add(q);
+    if (!w.paced) this.inFlight.add(q);
     w.resolve(q.events.slice());
   }
 
@@ -339,7 +355,7 @@ export class QueueRegistry {
     if (dontBlock || (q.events.length && now >= q.lastAnsweredAt + this.gapMs)) {
       if (q.events.length) {
         q.lastAnsweredAt = now;
-        this.inFlight.add(q);
+        if (!cancel.pacedReads) this.inFlight.add(q);
       }
       return Promise.resolve(q.events.slice());
     }
@@ -347,7 +363,7 @@ export class QueueRegistry {
     this.unpark(q)?.resolve([]);
     if (cancel.aborted) return Promise.resolve([]);
     return new Promise((resolve) => {
-      const waiter = { resolve, deadline: performance.now() + this.opts.heartbeatSecs * 1000 };
+      const waiter = { resolve, deadline: performance.now() + this.opts.heartbeatSecs * 1000, paced: cancel.pacedReads === true };
       q.waiter = waiter;
       this.waiting.add(q);
       this.armHeartbeat();
@@ -434,6 +450,7 @@ export class QueueRegistry {
     if (this.inFlightTimer) clearTimeout(this.inFlightTimer);
     this.inFlightTimer = null;
     this.inFlight.clear();
+    this.reads.releaseAll();
     for (const q of this.queues.values()) this.unpark(q)?.resolve(q.events.slice());
   }
 

@@ -68,6 +68,19 @@ class Request implements ApiRequest, CloseSignal {
     return isClosed(this.res);
   }
 
+  get pacedReads(): boolean {
+    return this.res instanceof ServerResponse;
+  }
+
+  holdNextRequest(): void {
+    const res = this.res;
+    if (!(res instanceof ServerResponse) || !res.socket) return;
+    // Taken now: the response lets go of its socket when it finishes.
+    const socket = res.socket;
+    const queues = this.app.queues;
+    res.once('finish', () => queues.holdReads(socket));
+  }
+
   /** 'close' fires once, when the client goes away or after the response was sent. */
   addEventListener(_type: 'abort', listener: () => void): void {
     this.res.on('close', listener);

@@ -25,11 +25,19 @@ export interface ApiRequest {
   readonly signal: AbortSignal;
   /** The same as `signal` without an AbortController: what a held long-poll listens to. */
   readonly closed: CloseSignal;
+  /**
+   * Once this response is written, the connection's next request waits until the event queues
+   * release it (a long-poll answer: see events/read-pacer.ts). Nothing happens where
+   * `closed.pacedReads` is false.
+   */
+  holdNextRequest(): void;
 }
 
 /** The part of AbortSignal a long-poll needs; `abort` fires when the connection closes. */
 export interface CloseSignal {
   readonly aborted: boolean;
+  /** Whether holdNextRequest holds anything back: an HTTP/1.1 connection carries one request at a time; an HTTP/2 one many. */
+  readonly pacedReads: boolean;
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
 }
 

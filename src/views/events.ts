@@ -93,6 +93,8 @@ async function registerAndPoll(req: AuthedRequest, lastEventId: number | undefin
 function pollQueue(req: AuthedRequest, queueId: string, lastEventId: number | undefined, dontBlock: boolean): Promise<RawResponse> {
   const q = ownedQueue(req, queueId);
   return req.app.queues.poll(q, lastEventId, dontBlock, req.closed).then((events) => {
+    // The client polls again as soon as it reads this: that next poll waits while other answers go out.
+    req.holdNextRequest();
     // The same envelope the server would build, from events serialized once per shared message variant.
     const ignored = req.params.ignored();
     const tail = ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';

@@ -1,0 +1,88 @@
+// Holds back the next request of connections whose long-poll was just answered, so a fan-out's answers all go out before their clients' next polls are read.
+import { performance } from 'node:perf_hooks';
+
+/** A connection whose reading can stop and start again (a net.Socket under node:http). */
+export interface PausableReads {
+  pause(): unknown;
+  resume(): unknown;
+  readonly destroyed: boolean;
+}
+
+/**
+ * Connections released per turn of the loop once answering is done. Each comes back as a request
+ * (its client's next poll, about 40 µs to read and serve), all read in the next turn.
+ */
+export const RELEASE_PER_TURN = 64;
+/** However long a fan-out runs, no connection waits longer than this for its next request to be read. */
+export const MAX_HOLD_MS = 500;
+
+/**
+ * Why: every answered long-poll comes straight back as the client's next poll. Read at once, those
+ * requests cost as much as the answers themselves and interleave with them, so the last listener
+ * of a 10,000-queue fan-out waited for 9,999 answers and as many polls. Held back, the answers go
+ * out first; the polls follow, RELEASE_PER_TURN per turn, when nothing is waiting to be answered
+ * (`busy` says whether something is), and they find their queues as they left them or with newer
+ * events, which they take at once.
+ */
+export class ReadPacer {
+  /** Held connections and since when, oldest first. */
+  private readonly held = new Map<PausableReads, number>();
+  private scheduled = false;
+
+  constructor(
+    private readonly busy: () => boolean,
+    private readonly maxHoldMs = MAX_HOLD_MS,
+  ) {}
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  /**
+   * Stops reading the connection until a later turn releases it, if answers are still going out:
+   * otherwise its next request could delay nothing, and pausing and resuming the socket has a cost
+   * of its own (two more system calls).
+   */
+  hold(conn: PausableReads): void {
+    if (conn.destroyed || !this.busy()) return;
+    conn.pause();
+    this.held.delete(conn);
+    this.held.set(conn, performance.now());
+    this.schedule();
+  }
+
+  /**
+   * Releases held connections: up to RELEASE_PER_TURN when nothing waits to be answered (and comes
+   * back next turn for more), else only those held longer than MAX_HOLD_MS (the answering side calls
+   * again at the end of each of its turns).
+   */
+  kick(): void {
+    if (this.held.size === 0) return;
+    const busy = this.busy();
+    const now = performance.now();
+    let released = 0;
+    for (const [conn, since] of this.held) {
+      if (released >= RELEASE_PER_TURN || (busy && now - since < this.maxHoldMs)) break;
+      this.held.delete(conn);
+      if (conn.destroyed) continue;
+      conn.resume();
+      released++;
+    }
+    if (this.held.size && !busy) this.schedule();
+  }
+
+  /** Releases every held connection now (shutdown). */
+  releaseAll(): void {
+    for (const conn of this.held.keys()) if (!conn.destroyed) conn.resume();
+    this.held.clear();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.kick();
+    });
+  }
+}
