@@ -1,5 +1,6 @@
 // Long-poll connections that are streams of shared HTTP/2 sessions (prior knowledge, cleartext), for polls beyond one socket each.
 import http2 from 'node:http2';
+import { nowMs } from './api.js';
 import type { LeanResponse } from './lean-http.js';
 
 /** One session carries this many pollers' streams (the server allows 1,000). */
@@ -52,14 +53,18 @@ export class H2Connection {
       }
       let status = 0;
       let ended = false;
+      let receivedAt = 0;
       const chunks: Buffer[] = [];
       stream.on('response', (h) => (status = Number(h[':status'])));
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => (ended = true));
+      stream.on('end', () => {
+        ended = true;
+        receivedAt = nowMs();
+      });
       // 'close' comes last, after 'end' or after a reset; a promise settles once, so 'error' may reject first.
       stream.on('error', reject);
       stream.on('close', () => {
-        if (ended && status) resolve({ status, body: Buffer.concat(chunks).toString('utf8') });
+        if (ended && status) resolve({ status, body: Buffer.concat(chunks).toString('utf8'), receivedAt });
         else reject(new Error(`stream closed without a whole answer (code ${stream.rstCode})`));
       });
       stream.end(body);

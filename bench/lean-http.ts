@@ -1,9 +1,12 @@
 // A minimal keep-alive HTTP/1.1 client over one socket, for the long-poll children: the load tool must cost far less than the server it measures.
 import net from 'node:net';
+import { nowMs } from './api.js';
 
 export interface LeanResponse {
   status: number;
   body: string;
+  /** nowMs() when the whole answer had arrived, before anyone parsed it. */
+  receivedAt: number;
 }
 
 interface Pending {
@@ -76,6 +79,7 @@ export class LeanConnection {
     }
     const { status, length, bodyStart } = this.head;
     if (this.buffered < bodyStart + length) return;
+    const receivedAt = nowMs();
     const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
     if (all.length > bodyStart + length) return this.fail(new Error('bytes after the answer (nothing was asked)'));
     const body = all.toString('utf8', bodyStart, bodyStart + length);
@@ -84,7 +88,7 @@ export class LeanConnection {
     this.head = null;
     const pending = this.pending;
     this.pending = null;
-    pending?.resolve({ status, body });
+    pending?.resolve({ status, body, receivedAt });
   }
 
   private fail(err: Error): void {
