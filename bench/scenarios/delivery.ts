@@ -8,8 +8,13 @@ import type { Sizes } from '../sizes.js';
 import { summarize, round } from '../stats.js';
 
 const LABELS = ['100', '1000', '10000'];
-/** Messages sent before the timed ones at the smaller sizes (the largest follows them, warm). */
-const WARMUP_MESSAGES = 5;
+/**
+ * Deliveries made before the timed ones, at least: the server and the listening children (each
+ * size starts new ones) warm up in the first few thousand, and 100 listeners take 20 messages to
+ * get there. The largest size follows the others and gets one message.
+ */
+const WARMUP_DELIVERIES = 5000;
+const MAX_WARMUP_MESSAGES = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta, z: Sizes, log: (s: string) => void): Promise<Record<string, number>> {
@@ -36,8 +41,9 @@ export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta,
       };
       // Warm-up, not counted: a fresh server still compiles its delivery path on V8's background
       // threads (seen with perf in a delivery-only run: TurboFan on four threads through the first
-      // phase), which takes CPU from the children on the same two cores.
-      for (let w = 0; w < (n >= 5000 ? 1 : WARMUP_MESSAGES); w++) await sendOne(-w);
+      // phase), and so do the new children; the first timed messages were the slow ones.
+      const warmups = Math.min(MAX_WARMUP_MESSAGES, Math.ceil(WARMUP_DELIVERIES / n));
+      for (let w = 0; w < warmups; w++) await sendOne(-w);
       await group.stats();
       await server.loopFigures();
       const cpu0 = cpuMs(server.pid);
