@@ -1,6 +1,7 @@
 // The final safety pass: only the elements, attributes, URL schemes and (KaTeX) styles the renderer emits survive.
 import { createRequire } from 'node:module';
 import type sanitizeHtmlType from 'sanitize-html';
+import { SafeHtml } from './safe-html.js';
 
 // Loaded on the first message that is not a plain line (rendering is synchronous, hence require).
 const require = createRequire(import.meta.url);
@@ -74,8 +75,34 @@ const TEXT_OPTIONS: sanitizeHtmlType.IOptions = {
   allowedAttributes: Object.fromEntries(Object.entries(OPTIONS.allowedAttributes as Record<string, string[]>).filter(([tag]) => tag === '*' || TEXT_TAGS.includes(tag))),
 };
 
+/**
+ * The renderer's usual output (plain tags and attributes of TEXT_OPTIONS, safe URLs, no style) is
+ * recognized in one pass and kept as it is: sanitize-html's full parse and rebuild was about half
+ * of a short message's rendering. Anything outside that subset goes through sanitize-html.
+ */
+const verbatim = new SafeHtml({
+  tags: TEXT_TAGS,
+  attributes: TEXT_OPTIONS.allowedAttributes as Record<string, string[]>,
+  schemes: OPTIONS.allowedSchemes as string[],
+  schemesByTag: OPTIONS.allowedSchemesByTag as Record<string, string[]>,
+});
+
 /** Sanitized HTML, void elements written "<br>" as the original does (sanitize-html writes "<br />"). */
 export function sanitize(html: string): string {
-  const options = html.includes('<math') || html.includes('<svg') ? OPTIONS : TEXT_OPTIONS;
-  return sanitizeHtml()(html, options).replace(/<(br|hr|img)((?: [^>]*)?) \/>/g, '<$1$2>');
+  const mathOrSvg = html.includes('<math') || html.includes('<svg');
+  if (!mathOrSvg) {
+    const kept = verbatim.verbatim(html);
+    if (kept !== null) return kept;
+  }
+  return sanitizeInFull(html, mathOrSvg);
+}
+
+/** The shortcut's answer alone: null where sanitize takes the full path (for tests). */
+export function sanitizeShortcut(html: string): string | null {
+  return html.includes('<math') || html.includes('<svg') ? null : verbatim.verbatim(html);
+}
+
+/** The general path (exported for the test that holds the shortcut to it). */
+export function sanitizeInFull(html: string, mathOrSvg = html.includes('<math') || html.includes('<svg')): string {
+  return sanitizeHtml()(html, mathOrSvg ? OPTIONS : TEXT_OPTIONS).replace(/<(br|hr|img)((?: [^>]*)?) \/>/g, '<$1$2>');
 }
