@@ -274,7 +274,7 @@ export class QueueRegistry {
         break;
       }
     }
-    // Nothing left to answer: the held connections may come back (see ReadPacer).
+    // Held connections come back once nothing is left to answer, or when held too long (ReadPacer).
     this.reads.kick();
   }
 

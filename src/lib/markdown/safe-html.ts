@@ -64,7 +64,6 @@ export class SafeHtml {
     const stack: string[] = [];
     let out = '';
     let at = 0;
-    TOKEN.lastIndex = 0;
     while (at < html.length) {
       TOKEN.lastIndex = at;
       const m = TOKEN.exec(html);

@@ -89,7 +89,7 @@ const verbatim = new SafeHtml({
 
 /** Sanitized HTML, void elements written "<br>" as the original does (sanitize-html writes "<br />"). */
 export function sanitize(html: string): string {
-  const mathOrSvg = html.includes('<math') || html.includes('<svg');
+  const mathOrSvg = hasMathOrSvg(html);
   if (!mathOrSvg) {
     const kept = verbatim.verbatim(html);
     if (kept !== null) return kept;
@@ -99,10 +99,15 @@ export function sanitize(html: string): string {
 
 /** The shortcut's answer alone: null where sanitize takes the full path (for tests). */
 export function sanitizeShortcut(html: string): string | null {
-  return html.includes('<math') || html.includes('<svg') ? null : verbatim.verbatim(html);
+  return hasMathOrSvg(html) ? null : verbatim.verbatim(html);
 }
 
 /** The general path (exported for the test that holds the shortcut to it). */
-export function sanitizeInFull(html: string, mathOrSvg = html.includes('<math') || html.includes('<svg')): string {
+export function sanitizeInFull(html: string, mathOrSvg = hasMathOrSvg(html)): string {
   return sanitizeHtml()(html, mathOrSvg ? OPTIONS : TEXT_OPTIONS).replace(/<(br|hr|img)((?: [^>]*)?) \/>/g, '<$1$2>');
+}
+
+/** Whether the output holds math or SVG, which only the full rule set allows (see TEXT_OPTIONS). */
+function hasMathOrSvg(html: string): boolean {
+  return html.includes('<math') || html.includes('<svg');
 }
