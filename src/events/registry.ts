@@ -91,7 +91,7 @@ export class QueueRegistry {
 
   private readonly gapMs: number;
   /** Connections whose poll was answered, held back until the answering is done. */
-  private readonly reads = new ReadPacer(() => this.pumping || this.wakeScheduled);
+  private readonly reads = new ReadPacer(() => this.answering);
 
   constructor(private readonly opts: RegistryOptions) {
     this.gapMs = opts.minAnswerGapMs ?? MIN_ANSWER_GAP_MS;
@@ -100,6 +100,11 @@ export class QueueRegistry {
   /** Holds back the next request of a connection whose long-poll was just answered (see ReadPacer). */
   holdReads(conn: PausableReads): void {
     this.reads.hold(conn);
+  }
+
+  /** Whether answers are still going out, so holdReads would hold anything (the HTTP layer then skips it). */
+  get answering(): boolean {
+    return this.pumping || this.wakeScheduled;
   }
 
   get size(): number {

@@ -74,10 +74,12 @@ class Request implements ApiRequest, CloseSignal {
 
   holdNextRequest(): void {
     const res = this.res;
-    if (!(res instanceof ServerResponse) || !res.socket) return;
+    const queues = this.app.queues;
+    // Usually nothing else is being answered: then no listener at all on this long-poll's response.
+    // The response is written in this same turn, so the registry's state is the same at 'finish'.
+    if (!(res instanceof ServerResponse) || !res.socket || !queues.answering) return;
     // Taken now: the response lets go of its socket when it finishes.
     const socket = res.socket;
-    const queues = this.app.queues;
     res.once('finish', () => queues.holdReads(socket));
   }
 

@@ -89,22 +89,17 @@ const verbatim = new SafeHtml({
 
 /** Sanitized HTML, void elements written "<br>" as the original does (sanitize-html writes "<br />"). */
 export function sanitize(html: string): string {
-  const mathOrSvg = hasMathOrSvg(html);
-  if (!mathOrSvg) {
-    const kept = verbatim.verbatim(html);
-    if (kept !== null) return kept;
-  }
-  return sanitizeInFull(html, mathOrSvg);
+  return sanitizeShortcut(html) ?? sanitizeInFull(html);
 }
 
-/** The shortcut's answer alone: null where sanitize takes the full path (for tests). */
+/** The shortcut's answer alone: null where sanitize takes the full path (exported for tests). */
 export function sanitizeShortcut(html: string): string | null {
   return hasMathOrSvg(html) ? null : verbatim.verbatim(html);
 }
 
 /** The general path (exported for the test that holds the shortcut to it). */
-export function sanitizeInFull(html: string, mathOrSvg = hasMathOrSvg(html)): string {
-  return sanitizeHtml()(html, mathOrSvg ? OPTIONS : TEXT_OPTIONS).replace(/<(br|hr|img)((?: [^>]*)?) \/>/g, '<$1$2>');
+export function sanitizeInFull(html: string): string {
+  return sanitizeHtml()(html, hasMathOrSvg(html) ? OPTIONS : TEXT_OPTIONS).replace(/<(br|hr|img)((?: [^>]*)?) \/>/g, '<$1$2>');
 }
 
 /** Whether the output holds math or SVG, which only the full rule set allows (see TEXT_OPTIONS). */
