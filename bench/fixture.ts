@@ -8,7 +8,7 @@ import { pgSink, sqliteSink, type Sink } from './db-sink.js';
 import type { Sizes } from './sizes.js';
 
 /** Bump when the loader's output changes, so old cache files are not reused. */
-const FIXTURE_VERSION = 1;
+const FIXTURE_VERSION = 2;
 export const CACHE_DIR = path.join(ROOT, '.bench-cache');
 
 function createRealms(dataDir: string, databaseUrl: string | undefined): { root: CreatedRealm; reg: CreatedRealm; fan: CreatedRealm } {
@@ -34,7 +34,7 @@ function cacheKey(sizes: Sizes): string {
     .sort()
     .map((f) => fs.readFileSync(path.join(ROOT, 'src/store/migrations', f), 'utf8'))
     .join('\n');
-  const shape = { FIXTURE_VERSION, ...sizes, connections: 0, loadSeconds: 0, fetchRequests: 0, registerRequests: 0, renderRequests: 0, fanoutMessages: 0, fixedRate: 0 };
+  const shape = { FIXTURE_VERSION, ...sizes, connections: 0, loadSeconds: 0, fetchRequests: 0, registerRequests: 0, renderRequests: 0, fanoutMessages: 0, fanoutWarmupDeliveries: 0, fixedRate: 0 };
   return crypto.createHash('sha256').update(JSON.stringify(shape)).update(migrations).digest('hex').slice(0, 16);
 }
 

@@ -10,6 +10,8 @@ export interface Sizes {
   /** Listener counts reported as delivery_p99_ms_100, _1000 and _10000, and messages sent to each. */
   fanout: [number, number, number];
   fanoutMessages: [number, number, number];
+  /** Uncounted deliveries before each listener count's timed messages, at least (at most 100 messages). */
+  fanoutWarmupDeliveries: number;
   /** Users of the fan-out organization (every listener and long-poll belongs to one of them). */
   fanUsers: number;
   holdTarget: number;
@@ -32,6 +34,7 @@ export const FULL: Sizes = {
   fixedRate: 500,
   fanout: [100, 1000, 10000],
   fanoutMessages: [30, 15, 6],
+  fanoutWarmupDeliveries: 20_000,
   fanUsers: 10000,
   holdTarget: 20000,
   historyMessages: 1_000_000,
@@ -53,6 +56,7 @@ export const QUICK: Sizes = {
   fixedRate: 500,
   fanout: [5, 10, 20],
   fanoutMessages: [5, 5, 5],
+  fanoutWarmupDeliveries: 100,
   fanUsers: 50,
   holdTarget: 500,
   historyMessages: 10_000,

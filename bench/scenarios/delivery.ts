@@ -9,12 +9,15 @@ import { summarize, round } from '../stats.js';
 
 const LABELS = ['100', '1000', '10000'];
 /**
- * Deliveries made before the timed ones, at least: the server and the listening children (each
- * size starts new ones) warm up in the first few thousand, and 100 listeners take 20 messages to
- * get there. The largest size follows the others and gets one message.
+ * Deliveries made before the timed ones (sizes.ts, 20,000 in a full run), at least: the server and the listening children (each
+ * size starts new ones) are still compiling their paths through the first several thousand. With
+ * 2,000 deliveries (20 messages) at 100 listeners, the last listener of each of the next dozen
+ * messages still got it after 10–15 ms, of the ones after that after 5–7 ms (docs/performance.md,
+ * eighth pass). The largest size follows the others and gets two messages.
  */
-const WARMUP_DELIVERIES = 5000;
-const MAX_WARMUP_MESSAGES = 20;
+const MAX_WARMUP_MESSAGES = 100;
+/** Warm-up messages need no quiet time between them, only each to have reached every queue. */
+const WARMUP_GAP_MS = 30;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta, z: Sizes, log: (s: string) => void): Promise<Record<string, number>> {
@@ -36,13 +39,13 @@ export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta,
         const r = await api(server.url, sender, 'POST', 'messages', { type: 'stream', to: String(channel), topic: 't', content: `${STAMP}${nowMs()}:${seq}` });
         if (r.status !== 200) throw new Error(`delivery send → ${r.status} ${JSON.stringify(r.body)}`);
         if (!(await group.waitComplete(seq, 60_000))) incomplete++;
-        await sleep(n >= 5000 ? 300 : 100);
+        await sleep(n >= 5000 ? 300 : seq <= 0 ? WARMUP_GAP_MS : 100);
         return r.ms;
       };
       // Warm-up, not counted: a fresh server still compiles its delivery path on V8's background
       // threads (seen with perf in a delivery-only run: TurboFan on four threads through the first
       // phase), and so do the new children; the first timed messages were the slow ones.
-      const warmups = Math.min(MAX_WARMUP_MESSAGES, Math.ceil(WARMUP_DELIVERIES / n));
+      const warmups = Math.min(MAX_WARMUP_MESSAGES, Math.ceil(z.fanoutWarmupDeliveries / n));
       for (let w = 0; w < warmups; w++) await sendOne(-w);
       await group.stats();
       await server.loopFigures();

@@ -12,6 +12,7 @@ import * as m008 from './migrations/008-invitations.js';
 import * as m009 from './migrations/009-bots.js';
 import * as m010 from './migrations/010-uploads.js';
 import * as m011 from './migrations/011-user-indexes.js';
+import * as m012 from './migrations/012-search-merge.js';
 
 interface Migration {
   name: string;
@@ -30,6 +31,7 @@ const MIGRATIONS: Migration[] = [
   { name: '009-bots', up: m009.up },
   { name: '010-uploads', up: m010.up },
   { name: '011-user-indexes', up: m011.up },
+  { name: '012-search-merge', up: m012.up },
 ];
 
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { Store } from './store.js';
+import { SQLITE_FILE } from './sqlite-connection.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-store-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -46,6 +48,30 @@ test('the data survives closing and reopening', async () => {
     const n = await store.db.selectFrom('realms').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     assert.equal(Number(n.n), 28);
   } finally {
+    await store.close();
+  }
+});
+
+test('a write waits for a lock held by another connection with the event loop free', async () => {
+  const store = await Store.open({ databaseUrl: '', dataDir: dir });
+  const other = new Database(path.join(dir, SQLITE_FILE));
+  try {
+    other.exec('BEGIN IMMEDIATE');
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 2);
+    const write = store.write((tx) => tx.insertInto('realms').values(realmRow('locked-out')).execute());
+    await new Promise((r) => setTimeout(r, 60));
+    // Blocking on the lock in SQLite's busy handler would have held timers (and every request) back.
+    assert.ok(ticks >= 5, `timers ran while the write waited (${ticks} ticks)`);
+    const seen = await store.db.selectFrom('realms').select('string_id').where('string_id', '=', 'locked-out').execute();
+    assert.equal(seen.length, 0, 'reads go on meanwhile, and the write has not happened');
+    other.exec('COMMIT');
+    clearInterval(ticker);
+    await write;
+    const after = await store.db.selectFrom('realms').select('string_id').where('string_id', '=', 'locked-out').execute();
+    assert.equal(after.length, 1);
+  } finally {
+    other.close();
     await store.close();
   }
 });

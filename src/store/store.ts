@@ -2,7 +2,7 @@
 // commit stamp, and consistent reads that yield a snapshot, so event queues can tell which events
 // a snapshot already reflects.
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
-import { openSqlite } from './sqlite-connection.js';
+import { openSqlite, type OpenedSqlite } from './sqlite-connection.js';
 import { namedStatementPool } from './pg-statements.js';
 import { startCheckpointer } from './checkpoint-control.js';
 import type { DB } from './schema.js';
@@ -101,12 +101,22 @@ export function storeOf(tx: Tx): Store | undefined {
   return owners.get(tx);
 }
 
-/** SQLite savepoint statements, prepared once on the connection (Kysely would build each from a template per write). */
-interface Savepoints {
-  begin(): void;
-  release(): void;
+/**
+ * SQLite transaction statements for the group commit, prepared once on the raw connection (Kysely
+ * would build each from a template per write), run while the group holds Kysely's connection.
+ */
+interface WriteStatements {
+  /** Takes the write lock without waiting; false when another connection holds it. */
+  tryBegin(): boolean;
+  commit(): void;
   rollback(): void;
+  savepoint(): void;
+  release(): void;
+  rollbackToSavepoint(): void;
 }
+
+/** How long a group waits before trying again for a write lock that another connection holds. */
+const LOCK_RETRY_MS = 1;
 
 export class Store {
   private commitSeq = 0;
@@ -119,7 +129,7 @@ export class Store {
     private readonly onClose: () => Promise<void>,
     /** Called after each SQLite group commit (starts WAL checkpointing once the WAL has grown). */
     private readonly afterCommit: () => void = () => {},
-    private readonly savepoints?: Savepoints,
+    private readonly statements?: WriteStatements,
   ) {
     owners.set(db, this);
   }
@@ -145,10 +155,6 @@ export class Store {
     const sqlite = openSqlite(opts.dataDir);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite.database }) });
     const checkpointer = startCheckpointer(sqlite.file);
-    // Run on the raw connection, which Kysely's transaction holds while the group's writes run.
-    const begin = sqlite.raw.prepare('SAVEPOINT w');
-    const release = sqlite.raw.prepare('RELEASE w');
-    const rollback = sqlite.raw.prepare('ROLLBACK TO w');
     const store = new Store(
       db,
       'sqlite',
@@ -157,7 +163,7 @@ export class Store {
         await db.destroy();
       },
       () => checkpointer.poke(),
-      { begin: () => void begin.run(), release: () => void release.run(), rollback: () => void rollback.run() },
+      writeStatements(sqlite.raw),
     );
     await migrate(db as unknown as Kysely<unknown>, 'sqlite');
     return store;
@@ -209,35 +215,12 @@ export class Store {
         let stamp: CommitStamp | undefined;
         const callbacks: (() => void)[] = [];
         try {
-          await this.db.transaction().execute(async (tx) => {
-            owners.set(tx, this);
-            if (group.length === 1) {
-              // Alone, a write needs no savepoint: if it throws, the whole transaction rolls back.
-              afterCommitByTx.set(tx, callbacks);
-              outcomes.push({ ok: true, value: await group[0].fn(tx) });
-            } else {
-              const sp = this.savepoints!;
-              for (const w of group) {
-                const own: (() => void)[] = [];
-                afterCommitByTx.set(tx, own);
-                sp.begin();
-                try {
-                  const value = await w.fn(tx);
-                  sp.release();
-                  callbacks.push(...own);
-                  outcomes.push({ ok: true, value });
-                } catch (error) {
-                  sp.rollback();
-                  sp.release();
-                  outcomes.push({ ok: false, error });
-                }
-              }
-            }
-            afterCommitByTx.delete(tx);
-            // The single SQLite connection is held until commit, so no reader sees this counter
-            // value before the commit it names is visible.
-            stamp = { kind: 'seq', seq: ++this.commitSeq };
-          });
+          // Another connection (the search-index merger, a command-line tool) may hold the write
+          // lock for a few milliseconds: the group waits for it here, with the event loop free and
+          // reads going on, instead of in SQLite's busy handler, which sleeps on this thread.
+          while (!(stamp = await this.db.connection().execute((tx) => this.runGroup(tx as Transaction<DB>, group, outcomes, callbacks)))) {
+            await new Promise((r) => setTimeout(r, LOCK_RETRY_MS));
+          }
         } catch (error) {
           // The commit failed (or a lone write threw and was rolled back): nothing of the group was kept.
           for (const w of group) w.reject(error);
@@ -253,6 +236,50 @@ export class Store {
       }
     } finally {
       this.flushing = false;
+    }
+  }
+
+  /**
+   * Runs a group's writes in one SQLite transaction on the held connection and commits it, returning
+   * the commit's stamp; undefined, having run nothing, when the write lock is taken. Each write of
+   * several runs in a savepoint, so a failing one rolls back alone; a lone write that throws rolls
+   * back the transaction and throws.
+   */
+  private async runGroup(tx: Transaction<DB>, group: PendingWrite[], outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[], callbacks: (() => void)[]): Promise<CommitStamp | undefined> {
+    const st = this.statements!;
+    if (!st.tryBegin()) return undefined;
+    owners.set(tx, this);
+    try {
+      if (group.length === 1) {
+        afterCommitByTx.set(tx, callbacks);
+        outcomes.push({ ok: true, value: await group[0].fn(tx) });
+      } else {
+        for (const w of group) {
+          const own: (() => void)[] = [];
+          afterCommitByTx.set(tx, own);
+          st.savepoint();
+          try {
+            const value = await w.fn(tx);
+            st.release();
+            callbacks.push(...own);
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            st.rollbackToSavepoint();
+            st.release();
+            outcomes.push({ ok: false, error });
+          }
+        }
+      }
+      afterCommitByTx.delete(tx);
+      // Kysely's connection is held until the commit, so no reader sees this counter value before
+      // the commit it names is visible.
+      const stamp: CommitStamp = { kind: 'seq', seq: ++this.commitSeq };
+      st.commit();
+      return stamp;
+    } catch (error) {
+      afterCommitByTx.delete(tx);
+      st.rollback();
+      throw error;
     }
   }
 
@@ -279,4 +306,39 @@ export class Store {
     while (this.flushing || this.pending.length) await new Promise((r) => setTimeout(r, 5));
     await this.onClose();
   }
+}
+
+/**
+ * The group commit's statements on the raw SQLite connection. BEGIN IMMEDIATE takes the write lock
+ * at once; it runs with no busy timeout, so a lock held elsewhere is reported instead of waited for
+ * on this thread. Everything else keeps the connection's timeout.
+ */
+function writeStatements(raw: OpenedSqlite['raw']): WriteStatements {
+  const begin = raw.prepare('BEGIN IMMEDIATE');
+  const commit = raw.prepare('COMMIT');
+  const rollback = raw.prepare('ROLLBACK');
+  const savepoint = raw.prepare('SAVEPOINT w');
+  const release = raw.prepare('RELEASE w');
+  const rollbackTo = raw.prepare('ROLLBACK TO w');
+  const timeout = raw.pragma('busy_timeout', { simple: true }) as number;
+  return {
+    tryBegin() {
+      raw.pragma('busy_timeout = 0');
+      try {
+        begin.run();
+        return true;
+      } catch (err) {
+        if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+        throw err;
+      } finally {
+        raw.pragma(`busy_timeout = ${timeout}`);
+      }
+    },
+    commit: () => void commit.run(),
+    // A statement error may already have rolled the transaction back (SQLite does for some, such as a full disk).
+    rollback: () => void (raw.inTransaction && rollback.run()),
+    savepoint: () => void savepoint.run(),
+    release: () => void release.run(),
+    rollbackToSavepoint: () => void rollbackTo.run(),
+  };
 }
