@@ -9,11 +9,12 @@ import { summarize, round } from '../stats.js';
 
 const LABELS = ['100', '1000', '10000'];
 /**
- * Deliveries made before the timed ones (sizes.ts, 20,000 in a full run), at least: the server and the listening children (each
- * size starts new ones) are still compiling their paths through the first several thousand. With
- * 2,000 deliveries (20 messages) at 100 listeners, the last listener of each of the next dozen
- * messages still got it after 10–15 ms, of the ones after that after 5–7 ms (docs/performance.md,
- * eighth pass). The largest size follows the others and gets two messages.
+ * Warm-up messages per listener count, at most. Before them come at least
+ * `fanoutWarmupDeliveries` deliveries (sizes.ts; 20,000 in a full run): the server and the
+ * listening children (each count starts new ones) are still compiling their paths through the
+ * first several thousand. With 2,000 (20 messages at 100 listeners), the last listener of each of
+ * the next dozen messages still got it after 10–15 ms, of the ones after that after 5–7 ms
+ * (docs/performance.md, eighth pass). The largest count follows the others and gets two messages.
  */
 const MAX_WARMUP_MESSAGES = 100;
 /** Warm-up messages need no quiet time between them, only each to have reached every queue. */

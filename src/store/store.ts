@@ -251,6 +251,7 @@ export class Store {
     owners.set(tx, this);
     try {
       if (group.length === 1) {
+        // Alone, a write needs no savepoint: if it throws, the whole transaction rolls back.
         afterCommitByTx.set(tx, callbacks);
         outcomes.push({ ok: true, value: await group[0].fn(tx) });
       } else {
@@ -320,10 +321,12 @@ function writeStatements(raw: OpenedSqlite['raw']): WriteStatements {
   const savepoint = raw.prepare('SAVEPOINT w');
   const release = raw.prepare('RELEASE w');
   const rollbackTo = raw.prepare('ROLLBACK TO w');
-  const timeout = raw.pragma('busy_timeout', { simple: true }) as number;
+  // Prepared once (pragma() prepares on every call); they return the new value, so they run with get().
+  const noWait = raw.prepare('PRAGMA busy_timeout = 0');
+  const wait = raw.prepare(`PRAGMA busy_timeout = ${Number(raw.pragma('busy_timeout', { simple: true }))}`);
   return {
     tryBegin() {
-      raw.pragma('busy_timeout = 0');
+      noWait.get();
       try {
         begin.run();
         return true;
@@ -331,7 +334,7 @@ function writeStatements(raw: OpenedSqlite['raw']): WriteStatements {
         if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
         throw err;
       } finally {
-        raw.pragma(`busy_timeout = ${timeout}`);
+        wait.get();
       }
     },
     commit: () => void commit.run(),
