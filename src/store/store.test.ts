@@ -75,3 +75,22 @@ test('a write waits for a lock held by another connection with the event loop fr
     await store.close();
   }
 });
+
+test('a write still waiting for the lock after the wait limit fails alone, and the next one lands', async () => {
+  const store = await Store.open({ databaseUrl: '', dataDir: dir, lockWaitMs: 100 });
+  const other = new Database(path.join(dir, SQLITE_FILE));
+  try {
+    other.exec('BEGIN IMMEDIATE');
+    await assert.rejects(
+      store.write((tx) => tx.insertInto('realms').values(realmRow('never')).execute()),
+      (err: { code?: string }) => err.code === 'SQLITE_BUSY',
+    );
+    other.exec('COMMIT');
+    await store.write((tx) => tx.insertInto('realms').values(realmRow('later')).execute());
+    const names = (await store.db.selectFrom('realms').select('string_id').where('string_id', 'in', ['never', 'later']).execute()).map((r) => r.string_id);
+    assert.deepEqual(names, ['later']);
+  } finally {
+    other.close();
+    await store.close();
+  }
+});

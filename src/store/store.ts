@@ -108,6 +108,8 @@ export function storeOf(tx: Tx): Store | undefined {
 interface WriteStatements {
   /** Takes the write lock without waiting; false when another connection holds it. */
   tryBegin(): boolean;
+  /** How long a group tries for the lock before it fails as SQLite's busy handler would have. */
+  lockWaitMs: number;
   commit(): void;
   rollback(): void;
   savepoint(): void;
@@ -135,7 +137,8 @@ export class Store {
   }
 
   /** Opens (and migrates) the database: PostgreSQL when a URL is given, else SQLite in dataDir. */
-  static async open(opts: { databaseUrl: string; dataDir: string; poolSize?: number }): Promise<Store> {
+  /** lockWaitMs (SQLite): how long a write waits for a lock another connection holds; the connection's busy timeout by default. */
+  static async open(opts: { databaseUrl: string; dataDir: string; poolSize?: number; lockWaitMs?: number }): Promise<Store> {
     if (opts.databaseUrl) {
       // Loaded only when used: a default (SQLite) server does not carry the PostgreSQL client.
       const { default: pg } = await import('pg');
@@ -163,7 +166,7 @@ export class Store {
         await db.destroy();
       },
       () => checkpointer.poke(),
-      writeStatements(sqlite.raw),
+      writeStatements(sqlite.raw, opts.lockWaitMs),
     );
     await migrate(db as unknown as Kysely<unknown>, 'sqlite');
     return store;
@@ -218,7 +221,9 @@ export class Store {
           // Another connection (the search-index merger, a command-line tool) may hold the write
           // lock for a few milliseconds: the group waits for it here, with the event loop free and
           // reads going on, instead of in SQLite's busy handler, which sleeps on this thread.
+          const since = Date.now();
           while (!(stamp = await this.db.connection().execute((tx) => this.runGroup(tx as Transaction<DB>, group, outcomes, callbacks)))) {
+            if (Date.now() - since >= this.statements!.lockWaitMs) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
             await new Promise((r) => setTimeout(r, LOCK_RETRY_MS));
           }
         } catch (error) {
@@ -314,19 +319,20 @@ export class Store {
  * at once; it runs with no busy timeout, so a lock held elsewhere is reported instead of waited for
  * on this thread. Everything else keeps the connection's timeout.
  */
-function writeStatements(raw: OpenedSqlite['raw']): WriteStatements {
+function writeStatements(raw: OpenedSqlite['raw'], lockWaitMs?: number): WriteStatements {
   const begin = raw.prepare('BEGIN IMMEDIATE');
   const commit = raw.prepare('COMMIT');
   const rollback = raw.prepare('ROLLBACK');
   const savepoint = raw.prepare('SAVEPOINT w');
   const release = raw.prepare('RELEASE w');
   const rollbackTo = raw.prepare('ROLLBACK TO w');
-  // Prepared once (pragma() prepares on every call); they return the new value, so they run with get().
-  const noWait = raw.prepare('PRAGMA busy_timeout = 0');
-  const wait = raw.prepare(`PRAGMA busy_timeout = ${Number(raw.pragma('busy_timeout', { simple: true }))}`);
+  // pragma() prepares its statement on every call, and must: SQLite sets the busy timeout while
+  // compiling the pragma, so a prepared one run again would not set it again.
+  const timeout = Number(raw.pragma('busy_timeout', { simple: true }));
   return {
+    lockWaitMs: lockWaitMs ?? timeout,
     tryBegin() {
-      noWait.get();
+      raw.pragma('busy_timeout = 0');
       try {
         begin.run();
         return true;
@@ -334,7 +340,7 @@ function writeStatements(raw: OpenedSqlite['raw']): WriteStatements {
         if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
         throw err;
       } finally {
-        wait.get();
+        raw.pragma(`busy_timeout = ${timeout}`);
       }
     },
     commit: () => void commit.run(),
