@@ -216,6 +216,20 @@ test('delivery starts on the next turn, but a poll sees every notice published b
   reg.stop();
 });
 
+test('a non-blocking poll during a delivery in slices sees every notice published before it', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+  const q = reg.create({ ...baseQueue, userId: 1 });
+  reg.completeRegistration(q, seqSnapshot(0));
+  const total = 50_000;
+  reg.deliver(Array.from({ length: total }, (_, i) => notice(i + 1, [1], { type: 'realm_user', op: 'add', n: i + 1 })));
+  await tick();
+  assert.ok(q.events.length < total, 'the delivery is between slices');
+  const events = await reg.poll(q, -1, true, new AbortController().signal);
+  assert.equal(events.length, total);
+  assert.ok(events.every((e, i) => e.n === i + 1));
+  reg.stop();
+});
+
 test('saving at shutdown first delivers what was published, also a fan-out halfway through its slices', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-registry-'));
   try {

@@ -71,6 +71,8 @@ export class QueueRegistry {
   private pumping = false;
   /** The delivery deliver() scheduled for the next turn, until it starts. */
   private pumpSoon: NodeJS.Immediate | null = null;
+  /** Non-blocking polls that arrived while the pump was between slices, resumed when it is done. */
+  private afterPump: (() => void)[] = [];
   /** The notice pump is delivering (its remaining queues), while it waits between slices. */
   private delivering: Generator<number> | null = null;
   private readonly woken = new Set<ClientQueue>();
@@ -194,6 +196,9 @@ export class QueueRegistry {
       this.pumping = false;
       this.wake();
       this.reads.kick();
+      const resume = this.afterPump;
+      this.afterPump = [];
+      for (const r of resume) r();
     }
   }
 
@@ -350,6 +355,11 @@ export class QueueRegistry {
   poll(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, cancel: PollCancel): Promise<QueuedEvent[]> {
     // Notices published before this poll arrived are in its queue before it looks.
     this.pumpNow();
+    if (dontBlock && this.pumping) {
+      // A delivery is between slices: a poll that answers with what is there waits for it to end,
+      // or it could miss notices published before it (a client reading right after its own change).
+      return new Promise<void>((r) => this.afterPump.push(r)).then(() => this.poll(q, lastEventId, dontBlock, cancel));
+    }
     q.lastTouched = this.opts.now();
     if (lastEventId !== undefined) q.acknowledge(lastEventId);
     // The client is back: its answer no longer counts against MAX_IN_FLIGHT.
