@@ -65,14 +65,21 @@ test('a large fan-out is delivered completely and in order, across slices', asyn
   for (const q of queues) assert.deepEqual(q.events.map((e) => e.n), [1, 2]);
 });
 
-test('a burst of small notices is delivered in slices too, in order', async () => {
+/**
+ * One queue and a burst of `total` notices for it, published: far more than one 4 ms slice of work
+ * on any machine, but one queue each, so only the clock read between notices can end a slice.
+ */
+function burstToOneQueue(total: number) {
   const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
   const q = reg.create({ ...baseQueue, userId: 1 });
   reg.completeRegistration(q, seqSnapshot(0));
-  // Far more than one 4 ms slice of work on any machine, but one queue each: only the clock read
-  // between notices can end a slice.
-  const total = 50_000;
   reg.deliver(Array.from({ length: total }, (_, i) => notice(i + 1, [1], { type: 'realm_user', op: 'add', n: i + 1 })));
+  return { reg, q };
+}
+
+test('a burst of small notices is delivered in slices too, in order', async () => {
+  const total = 50_000;
+  const { reg, q } = burstToOneQueue(total);
   await tick();
   assert.ok(q.events.length > 0 && q.events.length < total, `the loop ran again mid-burst (${q.events.length} of ${total} delivered)`);
   for (let i = 0; i < 100_000 && q.events.length < total; i++) await tick();
@@ -217,11 +224,8 @@ test('delivery starts on the next turn, but a poll sees every notice published b
 });
 
 test('a non-blocking poll during a delivery in slices sees every notice published before it', async () => {
-  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
-  const q = reg.create({ ...baseQueue, userId: 1 });
-  reg.completeRegistration(q, seqSnapshot(0));
   const total = 50_000;
-  reg.deliver(Array.from({ length: total }, (_, i) => notice(i + 1, [1], { type: 'realm_user', op: 'add', n: i + 1 })));
+  const { reg, q } = burstToOneQueue(total);
   await tick();
   assert.ok(q.events.length < total, 'the delivery is between slices');
   const events = await reg.poll(q, -1, true, new AbortController().signal);
