@@ -1,0 +1,32 @@
+// PostgreSQL: a channel send's insert keeps one generic plan per connection, whatever the channel's
+// size against the average (skipped on SQLite, which plans each prepared statement once).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { newChannel } from './helpers/messages.js';
+import { insertChannelMessage } from '../src/lib/messages/send-statements.js';
+
+let s: TestServer;
+before(async () => (s = await startTestServer()));
+after(() => s.close());
+
+test('sends to a channel smaller than the average are not planned again each time', async (t) => {
+  if (s.dialect !== 'postgres') return t.skip('PostgreSQL only');
+  const people: Client[] = [];
+  for (let i = 0; i < 30; i++) people.push(await s.user(`Planner ${i}`));
+  const small = await newChannel(s, 'plan-small', { subscribers: people.slice(0, 2) });
+  await newChannel(s, 'plan-big', { subscribers: people });
+  // Statistics that tell the planner the small channel is smaller than the average one.
+  await sql`ANALYZE subscriptions`.execute(s.running.app.store.db);
+  const row = { realm_id: s.realm.id, type: 2, recipient_id: small.recipient_id, stream_id: small.id, sender_id: people[0].userId, topic: 't', topic_key: 't', content: 'x', rendered_content: '<p>x</p>', date_sent: 1, sending_client: 'test', last_edit_time: null, last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0 };
+  // One transaction, so one connection: its prepared statement's counters show how each run was planned.
+  const { result } = await s.running.app.store.write(async (tx) => {
+    for (let i = 0; i < 12; i++) assert.equal((await insertChannelMessage(tx, row, people[0].userId, 1)).recipients.length, 2);
+    return (await sql<{ generic: number; custom: number }>`SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE '%insert into "user_messages"%'`.execute(tx)).rows;
+  });
+  assert.equal(result.length, 1);
+  // PostgreSQL tries five custom plans before it compares; the rest must reuse the generic one.
+  assert.ok(result[0].custom <= 5, `custom plans: ${result[0].custom}`);
+  assert.ok(result[0].generic >= 7, `generic plans: ${result[0].generic}`);
+});
