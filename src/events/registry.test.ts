@@ -101,6 +101,44 @@ test('a waiting poll is answered by the next event and a newer poll replaces an 
   reg.stop();
 });
 
+test('while the event loop is busy, a queue answered moments ago waits out the longer gap', async () => {
+  let utilization = 0.9;
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now, minAnswerGapMs: 100, busyAnswerGapMs: 600, loopUtilization: () => utilization });
+  const alive = setInterval(() => {}, 1000);
+  try {
+    const q = reg.create({ ...baseQueue, userId: 1 });
+    reg.completeRegistration(q, seqSnapshot(0));
+    const cancel = new AbortController().signal;
+    let n = 0;
+    /** Answers the queue's poll with one event, then polls again and delivers the next event; resolves with how long that second answer took. */
+    const busyRound = async () => {
+      const first = reg.poll(q, n - 1, false, cancel);
+      reg.deliver([notice(++n, [1], { type: 'realm_user', op: 'add', n })]);
+      await first;
+      const second = reg.poll(q, n, false, cancel);
+      const t0 = performance.now();
+      let answeredAt = 0;
+      void second.then(() => (answeredAt = performance.now()));
+      reg.deliver([notice(++n, [1], { type: 'realm_user', op: 'add', n })]);
+      await new Promise((r) => setTimeout(r, 300));
+      const heldPast300 = answeredAt === 0;
+      assert.deepEqual((await second).map((e) => e.n), [n]);
+      return { heldPast300, ms: answeredAt - t0 };
+    };
+    const busy = await busyRound();
+    assert.ok(busy.heldPast300, 'a busy loop holds the answer past the quiet gap');
+    assert.ok(busy.ms >= 500, `held for the busy gap (${busy.ms} ms)`);
+    // The loop is quiet again: the short gap applies.
+    utilization = 0.2;
+    await new Promise((r) => setTimeout(r, 650));
+    const quiet = await busyRound();
+    assert.ok(!quiet.heldPast300, `answered after the quiet gap (${quiet.ms} ms)`);
+  } finally {
+    reg.stop();
+    clearInterval(alive);
+  }
+});
+
 test('a queue answered moments ago gets the events of the next moments in one answer; a quiet one is answered at once', async () => {
   // A long gap keeps the test independent of the machine's speed.
   const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now, minAnswerGapMs: 300 });

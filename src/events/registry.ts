@@ -17,6 +17,10 @@ export interface RegistryOptions {
   gcIntervalMs?: number;
   /** The answer gap for busy queues (MIN_ANSWER_GAP_MS unless a test needs another). */
   minAnswerGapMs?: number;
+  /** The gap while the event loop is busy: BUSY_ANSWER_GAP_MS, or minAnswerGapMs when a test sets that. */
+  busyAnswerGapMs?: number;
+  /** The share of time the event loop was busy lately, 0 to 1 (a test may stand in for the loop). */
+  loopUtilization?: () => number;
 }
 
 /**
@@ -41,6 +45,17 @@ const ANSWERS_PER_TURN = 48;
  * 17 → 6 long-polls per message against 10 ms; 50 ms gained nothing more (docs/performance.md).
  */
 export const MIN_ANSWER_GAP_MS = 25;
+/**
+ * The gap while the event loop is busy (at least BUSY_LOOP_SHARE of it over the last
+ * BUSY_WINDOW_MS): twice the events per answer and half the answers when answering is what holds
+ * the server back. With 100 polled queues at full load: 3,550 → 1,890 long-polls/s and about
+ * 14 % more messages a second. Under moderate load the short gap stays: its answers come in
+ * smaller bursts, which sends arriving meanwhile wait behind (at a paced 500 msg/s, send p99 of
+ * 11.5–12.2 ms against 16–23 ms with 50 ms throughout; docs/performance.md, ninth pass).
+ */
+export const BUSY_ANSWER_GAP_MS = 50;
+const BUSY_LOOP_SHARE = 0.75;
+const BUSY_WINDOW_MS = 100;
 /**
  * Answers whose client has not polled again yet, at most. Each comes back as a request, and the
  * loop reads every request that has arrived in one turn: 10,000 answers out at once return as a
@@ -91,12 +106,16 @@ export class QueueRegistry {
   private readonly waiting = new Set<ClientQueue>();
   private heartbeatTimer: NodeJS.Timeout | null = null;
 
-  private readonly gapMs: number;
+  private readonly quietGapMs: number;
+  private readonly busyGapMs: number;
+  private readonly loopUtilization: () => number;
   /** Connections whose poll was answered, held back until the answering is done. */
   private readonly reads = new ReadPacer(() => this.answering);
 
   constructor(private readonly opts: RegistryOptions) {
-    this.gapMs = opts.minAnswerGapMs ?? MIN_ANSWER_GAP_MS;
+    this.quietGapMs = opts.minAnswerGapMs ?? MIN_ANSWER_GAP_MS;
+    this.busyGapMs = opts.busyAnswerGapMs ?? opts.minAnswerGapMs ?? BUSY_ANSWER_GAP_MS;
+    this.loopUtilization = opts.loopUtilization ?? recentLoopUtilization(BUSY_WINDOW_MS);
   }
 
   /** Holds back the next request of a connection whose long-poll was just answered (see ReadPacer). */
@@ -317,9 +336,14 @@ export class QueueRegistry {
     this.inFlightTimer.unref();
   }
 
+  /** How long after its last answer a queue waits before the next: longer while the loop is busy. */
+  private gapMs(): number {
+    return this.busyGapMs !== this.quietGapMs && this.loopUtilization() >= BUSY_LOOP_SHARE ? this.busyGapMs : this.quietGapMs;
+  }
+
   /** Holds a queue answered less than the gap ago until the gap has passed. */
   private deferIfRecent(q: ClientQueue, now: number): boolean {
-    const due = q.lastAnsweredAt + this.gapMs;
+    const due = q.lastAnsweredAt + this.gapMs();
     if (due <= now) return false;
     this.deferred.add(q);
     if (!this.deferTimer) {
@@ -334,8 +358,9 @@ export class QueueRegistry {
     this.deferTimer = null;
     const now = performance.now();
     let next = Infinity;
+    const gap = this.gapMs();
     for (const q of this.deferred) {
-      const due = q.lastAnsweredAt + this.gapMs;
+      const due = q.lastAnsweredAt + gap;
       if (due <= now + 1) {
         this.deferred.delete(q);
         this.woken.add(q);
@@ -367,7 +392,7 @@ export class QueueRegistry {
     // Pending events go out at once, unless this queue was answered moments ago: then the poll
     // waits out the gap below, so a busy stream arrives in batches.
     const now = performance.now();
-    if (dontBlock || (q.events.length && now >= q.lastAnsweredAt + this.gapMs)) {
+    if (dontBlock || (q.events.length && now >= q.lastAnsweredAt + this.gapMs())) {
       if (q.events.length) {
         q.lastAnsweredAt = now;
         if (!cancel.pacedReads) this.inFlight.add(q);
@@ -484,4 +509,24 @@ export class QueueRegistry {
     fs.unlinkSync(file);
     return data.queues.length;
   }
+}
+
+/**
+ * The event loop's utilization over the last window (performance.eventLoopUtilization), measured
+ * again at most once a window: cheap enough to ask on every poll.
+ */
+function recentLoopUtilization(windowMs: number): () => number {
+  let last = performance.eventLoopUtilization();
+  let lastAt = performance.now();
+  let value = 0;
+  return () => {
+    const now = performance.now();
+    if (now - lastAt >= windowMs) {
+      const current = performance.eventLoopUtilization();
+      value = performance.eventLoopUtilization(current, last).utilization;
+      last = current;
+      lastAt = now;
+    }
+    return value;
+  };
 }
