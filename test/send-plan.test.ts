@@ -1,11 +1,12 @@
-// PostgreSQL: a channel send's insert keeps one generic plan per connection, whatever the channel's
-// size against the average (skipped on SQLite, which plans each prepared statement once).
+// PostgreSQL: a channel send's insert (both paths) keeps one generic plan per connection, whatever
+// the channel's size against the average (skipped on SQLite, which plans each prepared statement once).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
 import { newChannel } from './helpers/messages.js';
 import { insertChannelMessage } from '../src/lib/messages/send-statements.js';
+import { sendInOneStatement } from '../src/lib/messages/send-one-statement.js';
 
 let s: TestServer;
 before(async () => (s = await startTestServer()));
@@ -22,11 +23,18 @@ test('sends to a channel smaller than the average are not planned again each tim
   const row = { realm_id: s.realm.id, type: 2, recipient_id: small.recipient_id, stream_id: small.id, sender_id: people[0].userId, topic: 't', topic_key: 't', content: 'x', rendered_content: '<p>x</p>', date_sent: 1, sending_client: 'test', last_edit_time: null, last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0 };
   // One transaction, so one connection: its prepared statement's counters show how each run was planned.
   const { result } = await s.running.app.store.write(async (tx) => {
-    for (let i = 0; i < 12; i++) assert.equal((await insertChannelMessage(tx, row, people[0].userId, 1)).recipients.length, 2);
-    return (await sql<{ generic: number; custom: number }>`SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE '%insert into "user_messages"%'`.execute(tx)).rows;
+    const version = (await sql<{ v: string }>`SELECT xmin::text AS v FROM streams WHERE id = ${small.id}`.execute(tx)).rows[0].v;
+    for (let i = 0; i < 12; i++) {
+      assert.equal((await insertChannelMessage(tx, row, people[0].userId, 1)).recipients.length, 2);
+      assert.equal((await sendInOneStatement(tx, row, version, people[0].userId, 1))?.recipients.length, 2);
+    }
+    return (await sql<{ generic: number; custom: number }>`SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement ILIKE '%insert into "user_messages"%' OR statement ILIKE '%INSERT INTO user_messages%'`.execute(tx)).rows;
   });
-  assert.equal(result.length, 1);
-  // PostgreSQL tries five custom plans before it compares; the rest must reuse the generic one.
-  assert.ok(result[0].custom <= 5, `custom plans: ${result[0].custom}`);
-  assert.ok(result[0].generic >= 7, `generic plans: ${result[0].generic}`);
+  // The transaction path's insert and the one-statement send.
+  assert.equal(result.length, 2);
+  for (const r of result) {
+    // PostgreSQL tries five custom plans before it compares; the rest must reuse the generic one.
+    assert.ok(r.custom <= 5, `custom plans: ${r.custom}`);
+    assert.ok(r.generic >= 7, `generic plans: ${r.generic}`);
+  }
 });

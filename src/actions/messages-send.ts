@@ -1,7 +1,8 @@
 // Sending a message: checks, Markdown rendering (before the transaction), the message row, every
 // recipient's user_messages row in one INSERT … SELECT (on PostgreSQL in the message's own
 // statement), and the message events; search indexing follows in batches (search-indexer.ts).
-// A channel send's own statements are compiled once (lib/messages/send-statements.ts).
+// A channel send's own statements are compiled once (lib/messages/send-statements.ts). On PostgreSQL
+// a plain send to a channel this node read for an earlier send is one statement (send-one-statement.ts).
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, Stream, User } from '../store/schema.js';
@@ -10,7 +11,7 @@ import type { Outgoing } from '../events/publish.js';
 import { publishCommitted } from '../events/publish.js';
 import { FLAG_BITS } from '../models/flags.js';
 import { missing } from '../http/params.js';
-import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
+import { loadRenderContext, renderMessage, type RenderResult } from '../lib/markdown/index.js';
 import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
 import { linkAttachments } from '../lib/uploads.js';
@@ -20,12 +21,13 @@ import { getOrCreateDmRecipient, resolveDmParticipants } from '../lib/messages/r
 import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
 import { messageDict, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/messages/dicts.js';
 import { applyMentionBits, flagNameMap, mentionBitsFor, orFlags, wildcardTopicParticipants } from '../lib/messages/flags-sql.js';
-import { alertedUserIds, realmAlertWords } from '../lib/personal/alert-words.js';
+import { alertedUserIds, realmAlertWords, type RealmAlertWords } from '../lib/personal/alert-words.js';
 import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { streamPeerAudience } from '../lib/stream-access.js';
 import { firstMessageEvent } from './messages-common.js';
 import { lockStreams } from '../lib/messages/unread.js';
+import { forgetChannel, rememberedChannel, sendInOneStatement } from '../lib/messages/send-one-statement.js';
 
 export interface SendInput {
   kind: 'stream' | 'private';
@@ -51,6 +53,10 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
   const dialect = app.store.dialect;
   // From memory after the realm's first send (reloaded when someone's words change): no query per send.
   const alertWords = await realmAlertWords(app, realm.id);
+  if (dialect === 'postgres') {
+    const sent = await sendToRememberedChannel(app, realm, sender, input, content, rendered, now, alertWords);
+    if (sent) return sent;
+  }
 
   const { result, stamp } = await app.store.write(async (tx) => {
     const extra = input.beforeInsert ? await input.beforeInsert(tx) : [];
@@ -88,26 +94,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
       );
     }
 
-    const row: Omit<Message, 'id'> = {
-      realm_id: realm.id,
-      type: stream ? MESSAGE_TYPE_STREAM : MESSAGE_TYPE_PRIVATE,
-      recipient_id: recipientId,
-      stream_id: stream?.id ?? null,
-      sender_id: sender.id,
-      topic,
-      topic_key: topicKey(topic),
-      content,
-      rendered_content: rendered.html,
-      date_sent: now,
-      sending_client: input.clientName,
-      last_edit_time: null,
-      last_moved_time: null,
-      edit_history: null,
-      is_me_message: rendered.isMeMessage ? 1 : 0,
-      has_link: rendered.hasLink ? 1 : 0,
-      has_image: 0,
-      has_attachment: 0,
-    };
+    const row = messageRow(realm, sender, stream, recipientId, topic, content, rendered, now, input.clientName);
     const readBit = input.readBySender ? FLAG_BITS.read : 0;
     // Before the insert (they read no new row): on PostgreSQL the message and its recipients' rows then go in one statement.
     const mentions = await withGroupMentions(tx, sender, rendered);
@@ -157,21 +144,89 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
       await tx.updateTable('streams').set({ first_message_id: id }).where('id', '=', stream.id).execute();
       outgoing.push({ users: await streamPeerAudience(tx, stream), event: firstMessageEvent(stream, id) });
     }
-    const displayRecipient = stream ? stream.name : participants.map((u) => ({ id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: false }));
-    const dict = messageDict(message, realm, sender, displayRecipient, []);
-    outgoing.unshift({
-      users: [...bits.keys()],
-      event: { type: 'message', message: dict, __empty_topic_name: emptyTopicDisplayName(realm) },
-      flags: flagNameMap(bits),
-      ...(stream && !stream.invite_only ? { publicStreamId: stream.id } : {}),
-      ...(input.queueId !== undefined && input.localId !== undefined ? { senderQueueId: input.queueId, localId: input.localId } : {}),
-    });
+    outgoing.unshift(messageNotice(message, realm, sender, stream, participants, bits, input));
     outgoing.push(...extra);
     return { id, outgoing };
   });
   publishCommitted(app, realm.id, stamp, result.outgoing);
   app.search.noteCommitted(result.id);
   return { id: result.id };
+}
+
+/**
+ * PostgreSQL: a channel send in one statement (lib/messages/send-one-statement.ts), when this node
+ * has read the channel for an earlier send and the message needs nothing but its rows: no
+ * mention, alert word or upload, no extra work before the insert, not a big channel. The checks run
+ * against the remembered row; the statement writes only if the row is still at that version.
+ * Undefined when the send must take the transaction path (which then checks it afresh, so a
+ * remembered row that fails a check is never the reason for an error).
+ */
+async function sendToRememberedChannel(app: AppContext, realm: Realm, sender: User, input: SendInput, content: string, rendered: RenderResult, now: number, alertWords: RealmAlertWords): Promise<{ id: number } | undefined> {
+  if (input.kind !== 'stream' || input.beforeInsert || typeof input.stream !== 'number' || input.topic === undefined) return undefined;
+  if (rendered.mentionedUserIds.length || rendered.mentionedGroupIds.length || rendered.streamWildcardMentioned || rendered.topicWildcardMentioned) return undefined;
+  if (content.includes('/user_uploads/') || alertedUserIds(alertWords, alertWords.keys(), sender.id, content).length) return undefined;
+  const remembered = rememberedChannel(realm.id, input.stream);
+  if (!remembered || isBigChannel(remembered.stream.id)) return undefined;
+  const stream = remembered.stream;
+  let topic: string;
+  try {
+    await checkCanSendToStream(app.store.db, sender, stream);
+    topic = normalizeTopicInput(input.topic, realm);
+    checkTopicAllowed(topic, realm, stream);
+  } catch {
+    return undefined;
+  }
+  const row = messageRow(realm, sender, stream, stream.recipient_id, topic, content, rendered, now, input.clientName);
+  const readBit = input.readBySender ? FLAG_BITS.read : 0;
+  const sent = await sendInOneStatement(app.store.db, { ...row, stream_id: stream.id }, remembered.version, sender.id, readBit);
+  if (!sent) {
+    // The channel changed since: the transaction path reads it again (and remembers the new row).
+    forgetChannel(stream.id);
+    return undefined;
+  }
+  remember(stream.id, sent.recipients.length);
+  const bits = new Map<number, number>();
+  for (const userId of sent.recipients) bits.set(userId, userId === sender.id ? readBit : 0);
+  publishCommitted(app, realm.id, { kind: 'xid', xid: sent.xid }, [messageNotice({ id: sent.id, ...row }, realm, sender, stream, [], bits, input)]);
+  app.search.noteCommitted(sent.id);
+  return { id: sent.id };
+}
+
+/** A new message's row: everything but its ID. */
+function messageRow(realm: Realm, sender: User, stream: Stream | null, recipientId: number, topic: string, content: string, rendered: RenderResult, now: number, clientName: string): Omit<Message, 'id'> {
+  return {
+    realm_id: realm.id,
+    type: stream ? MESSAGE_TYPE_STREAM : MESSAGE_TYPE_PRIVATE,
+    recipient_id: recipientId,
+    stream_id: stream?.id ?? null,
+    sender_id: sender.id,
+    topic,
+    topic_key: topicKey(topic),
+    content,
+    rendered_content: rendered.html,
+    date_sent: now,
+    sending_client: clientName,
+    last_edit_time: null,
+    last_moved_time: null,
+    edit_history: null,
+    is_me_message: rendered.isMeMessage ? 1 : 0,
+    has_link: rendered.hasLink ? 1 : 0,
+    has_image: 0,
+    has_attachment: 0,
+  };
+}
+
+/** The message event for everyone who got a row, each with their flags (bits). */
+function messageNotice(message: Message, realm: Realm, sender: User, stream: Stream | null, participants: User[], bits: Map<number, number>, input: SendInput): Outgoing {
+  const displayRecipient = stream ? stream.name : participants.map((u) => ({ id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: false }));
+  const dict = messageDict(message, realm, sender, displayRecipient, []);
+  return {
+    users: [...bits.keys()],
+    event: { type: 'message', message: dict, __empty_topic_name: emptyTopicDisplayName(realm) },
+    flags: flagNameMap(bits),
+    ...(stream && !stream.invite_only ? { publicStreamId: stream.id } : {}),
+    ...(input.queueId !== undefined && input.localId !== undefined ? { senderQueueId: input.queueId, localId: input.localId } : {}),
+  };
 }
 
 /** Subscriber rows written per statement in a big channel; between statements the send yields the event loop. */

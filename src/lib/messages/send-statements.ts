@@ -4,6 +4,7 @@ import type { DB, Message, Stream } from '../../store/schema.js';
 import type { Dialect } from '../../store/dialect.js';
 import { prepared } from '../../store/compiled-query.js';
 import { noteTransactionId } from '../../store/store.js';
+import { rememberChannelForSend } from './send-one-statement.js';
 
 const streamById = prepared((db, p: { id: number; realmId: number }) => db.selectFrom('streams').selectAll().where('id', '=', p.id).where('realm_id', '=', p.realmId));
 
@@ -12,9 +13,17 @@ export function findStreamById(tx: Kysely<DB>, dialect: Dialect, realmId: number
   return streamById.first(tx, dialect, { id, realmId });
 }
 
-// The first statement of a channel send: it travels with the BEGIN.
+// The first statement of a channel send: it travels with the BEGIN. Its row version (xmin) lets the next sends go in one statement (send-one-statement.ts).
 const streamWithMessagesForShare = prepared(
-  (db, p: { id: number; realmId: number }) => db.selectFrom('streams').selectAll().where('id', '=', p.id).where('realm_id', '=', p.realmId).where('first_message_id', 'is not', null).forShare(),
+  (db, p: { id: number; realmId: number }) =>
+    db
+      .selectFrom('streams')
+      .selectAll()
+      .select(sql<string>`xmin::text`.as('row_version'))
+      .where('id', '=', p.id)
+      .where('realm_id', '=', p.realmId)
+      .where('first_message_id', 'is not', null)
+      .forShare(),
   { withBegin: true },
 );
 
@@ -23,9 +32,14 @@ const streamWithMessagesForShare = prepared(
  * when it already has messages. Undefined when it has none (its first send must take the row FOR
  * UPDATE before anything else, so two first sends cannot deadlock upgrading shared locks; no lock
  * was taken then) or does not exist. A row being changed is waited for and read as committed.
+ * The row is remembered with its version for the next sends (send-one-statement.ts).
  */
-export function findStreamForSend(tx: Kysely<DB>, realmId: number, id: number): Promise<Stream | undefined> {
-  return streamWithMessagesForShare.first(tx, 'postgres', { id, realmId });
+export async function findStreamForSend(tx: Kysely<DB>, realmId: number, id: number): Promise<Stream | undefined> {
+  const row = await streamWithMessagesForShare.first(tx, 'postgres', { id, realmId });
+  if (!row) return undefined;
+  const { row_version, ...stream } = row;
+  rememberChannelForSend(stream, row_version);
+  return stream;
 }
 
 function messageInsert(db: QueryCreator<DB>, p: Omit<Message, 'id'>) {
