@@ -19,6 +19,8 @@ const LABELS = ['100', '1000', '10000'];
 const MAX_WARMUP_MESSAGES = 100;
 /** Warm-up messages need no quiet time between them, only each to have reached every queue. */
 const WARMUP_GAP_MS = 30;
+/** The quiet time between the warm-up and the timed messages. */
+const SETTLE_MS = 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta, z: Sizes, log: (s: string) => void): Promise<Record<string, number>> {
@@ -48,6 +50,9 @@ export async function deliveryScenario(server: ServerProcess, meta: FixtureMeta,
       // phase), and so do the new children; the first timed messages were the slow ones.
       const warmups = Math.min(MAX_WARMUP_MESSAGES, Math.ceil(z.fanoutWarmupDeliveries / n));
       for (let w = 0; w < warmups; w++) await sendOne(-w);
+      // The timed messages measure a steady one every 100 ms, not the way out of the warm-up's
+      // rush: a server whose loop was busy for a while batches answers (registry.ts, BUSY_ANSWER_GAP_MS).
+      await sleep(SETTLE_MS);
       await group.stats();
       await server.loopFigures();
       const cpu0 = cpuMs(server.pid);

@@ -47,15 +47,17 @@ const ANSWERS_PER_TURN = 48;
 export const MIN_ANSWER_GAP_MS = 25;
 /**
  * The gap while the event loop is busy (at least BUSY_LOOP_SHARE of it over the last
- * BUSY_WINDOW_MS): twice the events per answer and half the answers when answering is what holds
- * the server back. With 100 polled queues at full load: 3,550 → 1,890 long-polls/s and about
- * 14 % more messages a second. Under moderate load the short gap stays: its answers come in
- * smaller bursts, which sends arriving meanwhile wait behind (at a paced 500 msg/s, send p99 of
- * 11.5–12.2 ms against 16–23 ms with 50 ms throughout; docs/performance.md, ninth pass).
+ * BUSY_WINDOW_MS): more events per answer and fewer answers when answering is what holds the
+ * server back. With 100 polled queues at full load: 3,550 long-polls/s with 25 ms, 1,900 with 50,
+ * 980 with 100, and 10–25 % more messages a second at each step (paired runs). Under moderate load
+ * the short gap stays: its answers come in smaller bursts, which sends arriving meanwhile wait
+ * behind (at a paced 500 msg/s, send p99 of 11.5–12.2 ms against 16–23 ms with 50 ms throughout;
+ * docs/performance.md, ninth pass).
  */
-export const BUSY_ANSWER_GAP_MS = 50;
-const BUSY_LOOP_SHARE = 0.75;
-const BUSY_WINDOW_MS = 100;
+export const BUSY_ANSWER_GAP_MS = 100;
+// Sustained load, not a burst: one fan-out to 1,000 queues every 100 ms keeps the loop about half busy.
+const BUSY_LOOP_SHARE = 0.8;
+const BUSY_WINDOW_MS = 250;
 /**
  * Answers whose client has not polled again yet, at most. Each comes back as a request, and the
  * loop reads every request that has arrived in one turn: 10,000 answers out at once return as a
