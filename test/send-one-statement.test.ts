@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
 import { newChannel, queueFor } from './helpers/messages.js';
 import { expectError } from './helpers/assertions.js';
-import { oneStatementSends } from '../src/lib/messages/send-one-statement.js';
+import { sql } from 'kysely';
+import { oneStatementSends, sendInOneStatement } from '../src/lib/messages/send-one-statement.js';
 
 let s: TestServer;
 let ann: Client;
@@ -108,4 +109,96 @@ test('messages with a mention or an alert word take the transaction path and kee
     got.messages.map((m: { flags: string[] }) => m.flags),
     [['mentioned'], ['has_alert_word']],
   );
+});
+
+test('sends arriving together are written together, each with its own content and rows; a changed channel among them is read again', async () => {
+  const db = s.running.app.store.db;
+  const a = await newChannel(s, 'single-e', { subscribers: [ann, ben] });
+  const b = await newChannel(s, 'single-f', { subscribers: [ann, cat] });
+  for (const [c, ch] of [
+    [ann, a],
+    [cat, b],
+  ] as const) {
+    await send(c, ch.id, 'first');
+    await send(c, ch.id, 'second');
+  }
+  const q = await queueFor(ben);
+  const before = oneStatementSends();
+  // Channel a changes just before the burst: its sends are read again; b's stay on the one-statement path.
+  await db.updateTable('streams').set({ name: 'single-e-renamed' }).where('id', '=', a.id).execute();
+  const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => send(i % 2 ? cat : ann, i % 2 ? b.id : a.id, `burst ${i}`)));
+  if (s.dialect === 'postgres') assert.ok(oneStatementSends() - before >= 10, `sends in one statement: ${oneStatementSends() - before}`);
+  assert.equal(new Set(ids).size, 20);
+  // Each request got the ID of its own message.
+  const byId = new Map<number, { content: string; display_recipient: string; flags: string[] }>();
+  for (const c of [ann, ben, cat]) {
+    const got = await c.ok('GET', 'messages', { anchor: Math.min(...ids), num_before: 0, num_after: 40, apply_markdown: false });
+    for (const m of got.messages) if (ids.includes(m.id) && !byId.has(m.id)) byId.set(m.id, m);
+  }
+  ids.forEach((id, i) => {
+    assert.equal(byId.get(id)?.content, `burst ${i}`);
+    assert.equal(byId.get(id)?.display_recipient, i % 2 ? 'single-f' : 'single-e-renamed');
+  });
+  // Ben (channel a only) has exactly the ten sent there, unread, and an event for each (concurrent
+  // transactions may commit out of ID order, so the events may come in another order).
+  const bens = ids.filter((_, i) => i % 2 === 0).sort((x, y) => x - y);
+  const seen = await ben.ok('GET', 'messages', { anchor: Math.min(...ids), num_before: 0, num_after: 40 });
+  assert.deepEqual(
+    seen.messages.filter((m: { id: number }) => ids.includes(m.id)).map((m: { id: number; flags: string[] }) => [m.id, m.flags]),
+    bens.map((id) => [id, []]),
+  );
+  const events = (await q.events()).filter((e) => e.type === 'message' && ids.includes(e.message.id)).map((e) => e.message.id as number);
+  assert.deepEqual(
+    events.sort((x, y) => x - y),
+    bens,
+  );
+  // Cat sent b's ten: hers, read.
+  const cats = await cat.ok('GET', 'messages', { anchor: Math.min(...ids), num_before: 0, num_after: 40 });
+  for (const m of cats.messages.filter((x: { id: number }) => ids.includes(x.id))) assert.deepEqual(m.flags, ['read']);
+});
+
+test('one statement for the sends of a turn: each gets its own message, in call order; one whose channel changed gets nothing', async (t) => {
+  if (s.dialect !== 'postgres') return t.skip('PostgreSQL only');
+  const db = s.running.app.store.db;
+  const a = await newChannel(s, 'single-g', { subscribers: [ann, ben] });
+  const b = await newChannel(s, 'single-h', { subscribers: [cat] });
+  const version = async (id: number) => (await sql<{ v: string }>`SELECT xmin::text AS v FROM streams WHERE id = ${id}`.execute(db)).rows[0].v;
+  const row = (ch: { id: number; recipient_id: number }, sender: Client, content: string) => ({ realm_id: s.realm.id, type: 2, recipient_id: ch.recipient_id, stream_id: ch.id, sender_id: sender.userId, topic: 't', topic_key: 't', content, rendered_content: `<p>${content}</p>`, date_sent: 1, sending_client: 'test', last_edit_time: null, last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0 });
+  const [va, vb] = [await version(a.id), await version(b.id)];
+  const before = oneStatementSends();
+  // Called in one turn: one batch.
+  const sent = await Promise.all([
+    sendInOneStatement(db, row(a, ann, 'one'), va, 1),
+    sendInOneStatement(db, row(b, cat, 'two'), vb, 0),
+    sendInOneStatement(db, row(a, cat, 'stale'), String(Number(va) + 1), 1),
+    sendInOneStatement(db, row(a, ben, 'three'), va, 1),
+  ]);
+  assert.equal(sent[2], undefined);
+  assert.equal(oneStatementSends() - before, 3);
+  const [one, two, three] = [sent[0]!, sent[1]!, sent[3]!];
+  assert.ok(one.id < two.id && two.id < three.id, 'IDs in call order');
+  assert.equal(one.xid, three.xid, 'one transaction');
+  const stored = await db.selectFrom('messages').select(['id', 'content', 'stream_id', 'sender_id']).where('id', 'in', [one.id, two.id, three.id]).orderBy('id').execute();
+  assert.deepEqual(
+    stored.map((m) => [m.content, m.stream_id, m.sender_id]),
+    [
+      ['one', a.id, ann.userId],
+      ['two', b.id, cat.userId],
+      ['three', a.id, ben.userId],
+    ],
+  );
+  assert.deepEqual([...one.recipients].sort(), [ann.userId, ben.userId].sort());
+  assert.deepEqual(two.recipients, [cat.userId]);
+  const rows = await db.selectFrom('user_messages').select(['message_id', 'user_id', 'flags']).where('message_id', 'in', [one.id, two.id, three.id]).orderBy('message_id').orderBy('user_id').execute();
+  assert.deepEqual(
+    rows.map((r) => [r.message_id, r.user_id, r.flags]),
+    [
+      [one.id, ann.userId, 1],
+      [one.id, ben.userId, 0],
+      [two.id, cat.userId, 0],
+      [three.id, ann.userId, 0],
+      [three.id, ben.userId, 1],
+    ].sort((x, y) => x[0] - y[0] || x[1] - y[1]),
+  );
+  assert.equal((await db.selectFrom('messages').select('id').where('content', '=', 'stale').execute()).length, 0);
 });

@@ -2,7 +2,8 @@
 // recipient's user_messages row in one INSERT … SELECT (on PostgreSQL in the message's own
 // statement), and the message events; search indexing follows in batches (search-indexer.ts).
 // A channel send's own statements are compiled once (lib/messages/send-statements.ts). On PostgreSQL
-// a plain send to a channel this node read for an earlier send is one statement (send-one-statement.ts).
+// a plain send to a channel this node read for an earlier send goes in one statement with the other
+// such sends of its turn (send-one-statement.ts).
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, Stream, User } from '../store/schema.js';
@@ -178,7 +179,7 @@ async function sendToRememberedChannel(app: AppContext, realm: Realm, sender: Us
   }
   const row = messageRow(realm, sender, stream, stream.recipient_id, topic, content, rendered, now, input.clientName);
   const readBit = input.readBySender ? FLAG_BITS.read : 0;
-  const sent = await sendInOneStatement(app.store.db, { ...row, stream_id: stream.id }, remembered.version, sender.id, readBit);
+  const sent = await sendInOneStatement(app.store.db, { ...row, stream_id: stream.id }, remembered.version, readBit);
   if (!sent) {
     // The channel changed since: the transaction path reads it again (and remembers the new row).
     forgetChannel(stream.id);
