@@ -202,3 +202,15 @@ test('one statement for the sends of a turn: each gets its own message, in call 
   );
   assert.equal((await db.selectFrom('messages').select('id').where('content', '=', 'stale').execute()).length, 0);
 });
+
+test('a batch that PostgreSQL refuses writes nothing and hands every send back to the transaction path', async (t) => {
+  if (s.dialect !== 'postgres') return t.skip('PostgreSQL only');
+  const db = s.running.app.store.db;
+  const a = await newChannel(s, 'single-i', { subscribers: [ann] });
+  const v = (await sql<{ v: string }>`SELECT xmin::text AS v FROM streams WHERE id = ${a.id}`.execute(db)).rows[0].v;
+  const row = (content: string, dateSent: number) => ({ realm_id: s.realm.id, type: 2, recipient_id: a.recipient_id, stream_id: a.id, sender_id: ann.userId, topic: 't', topic_key: 't', content, rendered_content: content, date_sent: dateSent, sending_client: 'test', last_edit_time: null, last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0 });
+  // A date past the integer column's range: the whole statement fails.
+  const sent = await Promise.all([sendInOneStatement(db, row('good one', 1), v, 1), sendInOneStatement(db, row('bad one', 2 ** 33), v, 1)]);
+  assert.deepEqual(sent, [undefined, undefined]);
+  assert.equal((await db.selectFrom('messages').select('id').where('stream_id', '=', a.id).execute()).length, 0);
+});

@@ -181,7 +181,8 @@ async function sendToRememberedChannel(app: AppContext, realm: Realm, sender: Us
   const readBit = input.readBySender ? FLAG_BITS.read : 0;
   const sent = await sendInOneStatement(app.store.db, { ...row, stream_id: stream.id }, remembered.version, readBit);
   if (!sent) {
-    // The channel changed since: the transaction path reads it again (and remembers the new row).
+    // The channel changed since (or PostgreSQL refused the statement): the transaction path reads
+    // it again (and remembers the new row).
     forgetChannel(stream.id);
     return undefined;
   }

@@ -136,6 +136,7 @@ const MAX_BATCH = 64;
 interface Waiting {
   send: BatchedSend;
   resolve: (sent: OneStatementSend | undefined) => void;
+  reject: (error: unknown) => void;
 }
 
 /**
@@ -150,8 +151,8 @@ class SendBatcher {
   constructor(private readonly db: Kysely<DB>) {}
 
   add(send: BatchedSend): Promise<OneStatementSend | undefined> {
-    return new Promise((resolve) => {
-      this.waiting.push({ send, resolve });
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ send, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       setImmediate(() => {
@@ -165,10 +166,16 @@ class SendBatcher {
     let rows: Awaited<ReturnType<typeof batchStatement.rows>>;
     try {
       rows = await batchStatement.rows(this.db, 'postgres', columns(batch.map((w) => w.send)));
-    } catch {
-      // Nothing was written (one statement, one transaction): each send takes the transaction
-      // path, which reports its own error if there is one.
-      for (const w of batch) w.resolve(undefined);
+    } catch (error) {
+      // PostgreSQL refused the statement, so nothing was written (one statement, one transaction):
+      // each send takes the transaction path, which reports its own error if there is one. A lost
+      // connection leaves the outcome unknown (the commit may have happened): the sends fail, as a
+      // transaction whose COMMIT got no answer does, rather than risk writing them twice.
+      const refused = typeof (error as { severity?: unknown }).severity === 'string';
+      for (const w of batch) {
+        if (refused) w.resolve(undefined);
+        else w.reject(error);
+      }
       return;
     }
     const byOrder = new Map(rows.map((r) => [Number(r.ord), r]));
@@ -218,7 +225,7 @@ export function oneStatementSends(): number {
 /**
  * Sends a channel message with the others of this turn in one autocommitted statement, if the
  * channel row is still at the version given; undefined (nothing written for it) when it changed or
- * the statement failed. The caller checked the send against that version of the row, and nothing
+ * PostgreSQL refused the statement; rejects when the connection failed. The caller checked the send against that version of the row, and nothing
  * else of the send may need a statement of its own (mentions, alert words, uploads: those take the
  * transaction path). The row's last edit, move and history are empty, as a new message's are.
  */
