@@ -49,7 +49,8 @@ export const MIN_ANSWER_GAP_MS = 25;
  * The gap while the event loop is busy (at least BUSY_LOOP_SHARE of it over the last
  * BUSY_WINDOW_MS): more events per answer and fewer answers when answering is what holds the
  * server back. With 100 polled queues at full load: 3,550 long-polls/s with 25 ms, 1,900 with 50,
- * 980 with 100, and 10–25 % more messages a second at each step (paired runs). Under moderate load
+ * 980 with 100, and less server CPU per message at each step in every paired run (the message rate
+ * moved within this machine's noise against the 25 ms gap alone). Under moderate load
  * the short gap stays: its answers come in smaller bursts, which sends arriving meanwhile wait
  * behind (at a paced 500 msg/s, send p99 of 11.5–12.2 ms against 16–23 ms with 50 ms throughout;
  * docs/performance.md, ninth pass).

@@ -60,19 +60,20 @@ interface BatchValues {
   readBits: number[];
 }
 
+const INPUT_COLUMNS = ['stream_id', 'version', 'realm_id', 'type', 'recipient_id', 'sender_id', 'topic', 'topic_key', 'content', 'rendered_content', 'date_sent', 'sending_client', 'is_me_message', 'has_link', 'has_image', 'has_attachment', 'read_bit', 'ord'];
+/** The columns listed, prefixed: a statement with `*` would stay unnamed (store/pg-statements.ts), planned on every run. */
+const inputColumns = (prefix: string) => sql.raw(INPUT_COLUMNS.map((c) => `${prefix}${c}`).join(', '));
+
 /**
  * The sends that arrived together, in one statement. For each: its channel row, held FOR SHARE (see
  * lib/messages/unread.ts) only if its version is still the one the checks saw; then the message,
  * with an ID from the sequence in arrival order; every active subscriber's row; and the sender's
  * own row when the sender is not among them (the same test as for the subscribers, by key; unread
- * without a subscription row: no floor covers it). A send whose channel changed writes nothing and gets no result row. The subscribers are
- * read per message through a fenced LATERAL subquery, so the one generic plan PostgreSQL keeps for
- * the statement is an index lookup per channel, whatever the statistics say.
+ * without a subscription row: no floor covers it). A send whose channel changed writes nothing and
+ * gets no result row. The subscribers are read per message through a fenced LATERAL subquery, so
+ * the one generic plan PostgreSQL keeps for the statement is an index lookup per channel, whatever
+ * the statistics say.
  */
-const INPUT_COLUMNS = ['stream_id', 'version', 'realm_id', 'type', 'recipient_id', 'sender_id', 'topic', 'topic_key', 'content', 'rendered_content', 'date_sent', 'sending_client', 'is_me_message', 'has_link', 'has_image', 'has_attachment', 'read_bit', 'ord'];
-/** The columns listed, prefixed: a statement with `*` would stay unnamed (store/pg-statements.ts), planned on every run. */
-const inputColumns = (prefix: string) => sql.raw(INPUT_COLUMNS.map((c) => `${prefix}${c}`).join(', '));
-
 const batchStatement = prepared((db, p: BatchValues) => {
   const statement = sql<{ ord: string; id: number; xid: string; recipients: number[] | null; sender_added: boolean }>`
 WITH input AS (
