@@ -4,9 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { newChannel, queueFor } from './helpers/messages.js';
+import { channelMessageRow, channelVersion, newChannel, queueFor } from './helpers/messages.js';
 import { expectError } from './helpers/assertions.js';
-import { sql } from 'kysely';
 import { oneStatementSends, sendInOneStatement } from '../src/lib/messages/send-one-statement.js';
 
 let s: TestServer;
@@ -162,9 +161,8 @@ test('one statement for the sends of a turn: each gets its own message, in call 
   const db = s.running.app.store.db;
   const a = await newChannel(s, 'single-g', { subscribers: [ann, ben] });
   const b = await newChannel(s, 'single-h', { subscribers: [cat] });
-  const version = async (id: number) => (await sql<{ v: string }>`SELECT xmin::text AS v FROM streams WHERE id = ${id}`.execute(db)).rows[0].v;
-  const row = (ch: { id: number; recipient_id: number }, sender: Client, content: string) => ({ realm_id: s.realm.id, type: 2, recipient_id: ch.recipient_id, stream_id: ch.id, sender_id: sender.userId, topic: 't', topic_key: 't', content, rendered_content: `<p>${content}</p>`, date_sent: 1, sending_client: 'test', last_edit_time: null, last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0 });
-  const [va, vb] = [await version(a.id), await version(b.id)];
+  const row = (ch: { id: number; recipient_id: number }, sender: Client, content: string) => channelMessageRow(s, ch, sender.userId, content);
+  const [va, vb] = [await channelVersion(s, a.id), await channelVersion(s, b.id)];
   const before = oneStatementSends();
   // Called in one turn: one batch.
   const sent = await Promise.all([
@@ -207,8 +205,8 @@ test('a batch that PostgreSQL refuses writes nothing and hands every send back t
   if (s.dialect !== 'postgres') return t.skip('PostgreSQL only');
   const db = s.running.app.store.db;
   const a = await newChannel(s, 'single-i', { subscribers: [ann] });
-  const v = (await sql<{ v: string }>`SELECT xmin::text AS v FROM streams WHERE id = ${a.id}`.execute(db)).rows[0].v;
-  const row = (content: string, dateSent: number) => ({ realm_id: s.realm.id, type: 2, recipient_id: a.recipient_id, stream_id: a.id, sender_id: ann.userId, topic: 't', topic_key: 't', content, rendered_content: content, date_sent: dateSent, sending_client: 'test', last_edit_time: null, last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0 });
+  const v = await channelVersion(s, a.id);
+  const row = (content: string, dateSent: number) => channelMessageRow(s, a, ann.userId, content, dateSent);
   // A date past the integer column's range: the whole statement fails.
   const sent = await Promise.all([sendInOneStatement(db, row('good one', 1), v, 1), sendInOneStatement(db, row('bad one', 2 ** 33), v, 1)]);
   assert.deepEqual(sent, [undefined, undefined]);

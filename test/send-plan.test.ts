@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { newChannel } from './helpers/messages.js';
+import { channelMessageRow, newChannel } from './helpers/messages.js';
 import { insertChannelMessage } from '../src/lib/messages/send-statements.js';
 import { sendInOneStatement } from '../src/lib/messages/send-one-statement.js';
 
@@ -20,7 +20,7 @@ test('sends to a channel smaller than the average are not planned again each tim
   await newChannel(s, 'plan-big', { subscribers: people });
   // Statistics that tell the planner the small channel is smaller than the average one.
   await sql`ANALYZE subscriptions`.execute(s.running.app.store.db);
-  const row = { realm_id: s.realm.id, type: 2, recipient_id: small.recipient_id, stream_id: small.id, sender_id: people[0].userId, topic: 't', topic_key: 't', content: 'x', rendered_content: '<p>x</p>', date_sent: 1, sending_client: 'test', last_edit_time: null, last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0 };
+  const row = channelMessageRow(s, small, people[0].userId, 'x');
   // One transaction, so one connection: its prepared statement's counters show how each run was planned.
   const { result } = await s.running.app.store.write(async (tx) => {
     const version = (await sql<{ v: string }>`SELECT xmin::text AS v FROM streams WHERE id = ${small.id}`.execute(tx)).rows[0].v;

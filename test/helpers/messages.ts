@@ -1,5 +1,6 @@
 // Shared fixtures for the messages, reactions and flags tests: event queues and channels.
 import type { Client, TestServer } from './server.js';
+import { sql } from 'kysely';
 import { insertStream } from '../../src/lib/streams-create.js';
 
 export const MESSAGE_EVENT_TYPES = ['message', 'update_message', 'delete_message', 'reaction', 'update_message_flags', 'stream'];
@@ -49,4 +50,14 @@ export async function subscribe(s: TestServer, c: Client, streamId: number): Pro
 export async function streamId(s: TestServer, name: string): Promise<number> {
   const row = await s.running.app.store.db.selectFrom('streams').select('id').where('name', '=', name).where('realm_id', '=', s.realm.id).executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** A new channel message's row, for tests that call the send statements directly. */
+export function channelMessageRow(s: TestServer, ch: { id: number; recipient_id: number }, senderId: number, content: string, dateSent = 1) {
+  return { realm_id: s.realm.id, type: 2, recipient_id: ch.recipient_id, stream_id: ch.id, sender_id: senderId, topic: 't', topic_key: 't', content, rendered_content: `<p>${content}</p>`, date_sent: dateSent, sending_client: 'test', last_edit_time: null, last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0 };
+}
+
+/** PostgreSQL: a channel row's version (xmin), as a send remembers it. */
+export async function channelVersion(s: TestServer, streamId: number): Promise<string> {
+  return (await sql<{ v: string }>`SELECT xmin::text AS v FROM streams WHERE id = ${streamId}`.execute(s.running.app.store.db)).rows[0].v;
 }
