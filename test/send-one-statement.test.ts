@@ -212,3 +212,28 @@ test('a batch that PostgreSQL refuses writes nothing and hands every send back t
   assert.deepEqual(sent, [undefined, undefined]);
   assert.equal((await db.selectFrom('messages').select('id').where('stream_id', '=', a.id).execute()).length, 0);
 });
+
+test('a deactivated subscriber, person or bot, gets no row on either path until reactivated', async () => {
+  const dan = await s.user('Dan Leaves');
+  const bot = await ann.ok('POST', 'bots', { full_name: 'Leaving Bot', short_name: 'leaving', bot_type: 1 });
+  const ch = await newChannel(s, 'single-j', { subscribers: [ann, dan] });
+  await s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'single-j' }], principals: [bot.user_id] });
+  const holders = async (id: number) =>
+    (await s.running.app.store.db.selectFrom('user_messages').select('user_id').where('message_id', '=', id).orderBy('user_id').execute()).map((r) => r.user_id);
+  const everyone = [ann.userId, dan.userId, bot.user_id].sort((x, y) => x - y);
+  assert.deepEqual(await holders(await sendOnRememberedChannel(ann, ch.id, 'all here')), everyone);
+
+  await s.owner.ok('DELETE', `users/${dan.userId}`);
+  await ann.ok('DELETE', `bots/${bot.user_id}`);
+  // The first send reads the channel afresh (the transaction path), the third goes in one statement on PostgreSQL.
+  const whileAway = [await send(ann, ch.id, 'away 1'), await send(ann, ch.id, 'away 2'), await sendOnRememberedChannel(ann, ch.id, 'away 3')];
+  for (const id of whileAway) assert.deepEqual(await holders(id), [ann.userId]);
+
+  await s.owner.ok('POST', `users/${dan.userId}/reactivate`);
+  await s.owner.ok('POST', `users/${bot.user_id}/reactivate`);
+  const back = [await send(ann, ch.id, 'back 1'), await sendOnRememberedChannel(ann, ch.id, 'back 2')];
+  for (const id of back) assert.deepEqual(await holders(id), everyone);
+  const unread = await unreadIds(dan);
+  for (const id of whileAway) assert.ok(!unread.includes(id), 'not unread: sent while deactivated');
+  for (const id of back) assert.ok(unread.includes(id), 'unread: sent after reactivation');
+});

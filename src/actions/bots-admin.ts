@@ -11,6 +11,7 @@ import { presentBot } from '../presenters/bot.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 import { checkFullName } from './users.js';
 import { doUpdateUser } from './user-admin.js';
+import { setUserActive } from './user-active.js';
 
 export interface BotChanges {
   fullName?: string;
@@ -94,7 +95,7 @@ export async function doUpdateBot(app: AppContext, realm: Realm, actor: User, bo
 export async function doDeactivateBot(app: AppContext, realm: Realm, actor: User, botId: number): Promise<void> {
   const { stamp, result } = await app.store.write(async (tx) => {
     const bot = await accessBot(tx, realm, actor, botId);
-    await tx.updateTable('users').set({ is_active: 0 }).where('id', '=', bot.id).execute();
+    await setUserActive(tx, bot.id, false);
     const events: Outgoing[] = [];
     const subs = await tx.selectFrom('subscriptions').innerJoin('streams', 'streams.id', 'subscriptions.stream_id').selectAll('streams').where('subscriptions.user_id', '=', bot.id).where('subscriptions.active', '=', 1).execute();
     for (const s of subs) {

@@ -15,6 +15,7 @@ import { avatarPerson } from '../presenters/avatar.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 import { refreshFirstMessageIds } from './messages-common.js';
 import { isOnlyOwner, mustBeAdmin, mustBeOwner } from './user-admin.js';
+import { setUserActive } from './user-active.js';
 
 export interface DeactivationActions {
   delete_profile?: boolean;
@@ -55,7 +56,7 @@ async function deactivateOne(tx: Transaction<DB>, dialect: Dialect, realm: Realm
   const events = await deleteSentMessages(tx, dialect, realm, u, actions);
   const set: Partial<User> = { is_active: 0 };
   if (actions.delete_profile) Object.assign(set, { full_name: DELETED_USER_NAME, avatar_source: 'J', avatar_version: u.avatar_version + 1, is_deleted: 1 });
-  await tx.updateTable('users').set(set).where('id', '=', u.id).execute();
+  await setUserActive(tx, u.id, false, set);
   const after: User = { ...u, ...set };
 
   // The user leaves every subscriber list (lists hold active users only).
@@ -139,7 +140,7 @@ export async function doReactivateUser(app: AppContext, realm: Realm, actor: Use
       const owner = await tx.selectFrom('users').select('is_active').where('id', '=', target.bot_owner_id).executeTakeFirst();
       if (owner && !owner.is_active) throw badRequest('Cannot reactivate a bot whose owner is deactivated');
     }
-    await tx.updateTable('users').set({ is_active: 1 }).where('id', '=', target.id).execute();
+    await setUserActive(tx, target.id, true);
     const viewers = (await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).execute()).map((v) => v.id);
     const events: Outgoing[] = [to(viewers, { type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: true } })];
     // Group data and subscriber lists list active users only: the user comes back into them.

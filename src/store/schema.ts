@@ -94,6 +94,8 @@ export interface SubscriptionTable {
   wildcard_mentions_notify: number | null;
   /** No unread row of this user in this channel has a smaller message ID (see lib/messages/unread.ts). */
   unread_floor: Generated<number>;
+  /** The user's users.is_active, kept equal to it (actions/user-active.ts): a send's recipients come from one index. */
+  user_active: Generated<number>;
 }
 
 export interface MessageTable {

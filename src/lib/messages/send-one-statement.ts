@@ -100,7 +100,7 @@ um AS (
   SELECT s.user_id, ok.id, CASE WHEN s.user_id = ok.sender_id THEN ok.read_bit ELSE 0 END
   FROM ok CROSS JOIN LATERAL (
     SELECT sub.user_id FROM subscriptions AS sub
-    WHERE sub.stream_id = ok.stream_id AND sub.active = 1 AND (SELECT u.is_active FROM users AS u WHERE u.id = sub.user_id) = 1
+    WHERE sub.stream_id = ok.stream_id AND sub.active = 1 AND sub.user_active = 1
     OFFSET 0
   ) AS s
   RETURNING user_id, message_id
@@ -113,7 +113,7 @@ own AS (
   FROM ok
   WHERE NOT EXISTS (
     SELECT 1 FROM subscriptions AS y
-    WHERE y.user_id = ok.sender_id AND y.stream_id = ok.stream_id AND y.active = 1 AND (SELECT u.is_active FROM users AS u WHERE u.id = y.user_id) = 1
+    WHERE y.user_id = ok.sender_id AND y.stream_id = ok.stream_id AND y.active = 1 AND y.user_active = 1
   )
   RETURNING message_id
 ),
