@@ -72,7 +72,8 @@ const inputColumns = (prefix: string) => sql.raw(INPUT_COLUMNS.map((c) => `${pre
  * without a subscription row: no floor covers it). A send whose channel changed writes nothing and
  * gets no result row. The subscribers are read per message through a fenced LATERAL subquery, so
  * the one generic plan PostgreSQL keeps for the statement is an index lookup per channel, whatever
- * the statistics say.
+ * the statistics say. The recipients come back as JSON (json_agg), which the driver reads with
+ * JSON.parse: its parser of array literals, character by character, was 2 % of a send's work.
  */
 const batchStatement = prepared((db, p: BatchValues) => {
   const statement = sql<{ ord: string; id: number; xid: string; recipients: number[] | null; sender_added: boolean }>`
@@ -117,7 +118,7 @@ own AS (
   )
   RETURNING message_id
 ),
-r AS (SELECT message_id, array_agg(user_id) AS recipients FROM um GROUP BY message_id)
+r AS (SELECT message_id, json_agg(user_id) AS recipients FROM um GROUP BY message_id)
 SELECT ok.ord, ok.id, pg_current_xact_id()::text AS xid, r.recipients, EXISTS (SELECT 1 FROM own WHERE own.message_id = ok.id) AS sender_added
 FROM ok LEFT JOIN r ON r.message_id = ok.id`;
   return { compile: () => statement.compile(db) };

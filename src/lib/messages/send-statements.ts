@@ -150,7 +150,7 @@ const insertMessageAndSubscribers = prepared((db, p: Omit<Message, 'id'> & { str
         .returning('user_id'),
     )
     .selectFrom('m')
-    .select(['m.id', 'm.xid', sql<number[] | null>`(SELECT array_agg(user_id) FROM um)`.as('recipients')]),
+    .select(['m.id', 'm.xid', sql<number[] | null>`(SELECT json_agg(user_id) FROM um)`.as('recipients')]),
 );
 
 /**
