@@ -225,13 +225,13 @@ test('a deactivated subscriber, person or bot, gets no row on either path until 
 
   await s.owner.ok('DELETE', `users/${dan.userId}`);
   await ann.ok('DELETE', `bots/${bot.user_id}`);
-  // The first send reads the channel afresh (the transaction path), the third goes in one statement on PostgreSQL.
-  const whileAway = [await send(ann, ch.id, 'away 1'), await send(ann, ch.id, 'away 2'), await sendOnRememberedChannel(ann, ch.id, 'away 3')];
+  // A mention always takes the transaction path; the remembered channel's plain sends go in one statement on PostgreSQL.
+  const whileAway = [await send(ann, ch.id, '@**Ann Single** away 1'), await sendOnRememberedChannel(ann, ch.id, 'away 2')];
   for (const id of whileAway) assert.deepEqual(await holders(id), [ann.userId]);
 
   await s.owner.ok('POST', `users/${dan.userId}/reactivate`);
   await s.owner.ok('POST', `users/${bot.user_id}/reactivate`);
-  const back = [await send(ann, ch.id, 'back 1'), await sendOnRememberedChannel(ann, ch.id, 'back 2')];
+  const back = [await send(ann, ch.id, '@**Ann Single** back 1'), await sendOnRememberedChannel(ann, ch.id, 'back 2')];
   for (const id of back) assert.deepEqual(await holders(id), everyone);
   const unread = await unreadIds(dan);
   for (const id of whileAway) assert.ok(!unread.includes(id), 'not unread: sent while deactivated');
