@@ -67,10 +67,7 @@ async function main(): Promise<number> {
   const info: Record<string, unknown> = { mode: args.quick ? 'quick' : 'full', database: args.pg ? 'postgres' : 'sqlite', sizes: z, node: process.version, cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, date: new Date().toISOString() };
   try {
     log(`Parley bench (${info.mode}, ${info.database}) on ${os.cpus().length} CPUs, data in ${dataDir}`);
-    if (args.pg) {
-      await adminQuery(`CREATE DATABASE ${dbName}`);
-    }
-    const meta = args.pg ? await pgFixture(dataDir, databaseUrl!, z, log) : await sqliteFixture(dataDir, z, log);
+    const meta = args.pg ? await pgFixture(dataDir, PG_BASE, dbName, z, log) : await sqliteFixture(dataDir, z, log);
     const profDir = path.join(CACHE_DIR, 'profiles');
     const start = async () => {
       server = await startParley({ dataDir, databaseUrl, nodeArgs: [...(args.cpuProf ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profDir}`] : []), ...args.nodeArgs] });
