@@ -72,7 +72,7 @@ export async function sqliteFixture(dataDir: string, sizes: Sizes, log: (s: stri
 }
 
 /** One statement on the server's maintenance database (CREATE and DROP DATABASE cannot run inside the target). */
-async function pgAdmin<R extends pg.QueryResultRow = pg.QueryResultRow>(pgBase: string, text: string, values: unknown[] = []): Promise<R[]> {
+export async function pgAdmin<R extends pg.QueryResultRow = pg.QueryResultRow>(pgBase: string, text: string, values: unknown[] = []): Promise<R[]> {
   const c = new pg.Client({ connectionString: `${pgBase}/postgres`, connectionTimeoutMillis: 5000 });
   await c.connect();
   try {

@@ -2,10 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { FULL, QUICK } from './sizes.js';
 import { ROOT, rssMb, startParley, type ServerProcess } from './server-process.js';
-import { pgFixture, sqliteFixture, CACHE_DIR } from './fixture.js';
+import { pgAdmin, pgFixture, sqliteFixture, CACHE_DIR } from './fixture.js';
 import { countChannelMessages } from './db-sink.js';
 import { measureCeiling } from './ceiling.js';
 import { sharedAgent } from './api.js';
@@ -37,16 +36,6 @@ function parseArgs(argv: string[]) {
 }
 
 const log = (s: string) => process.stdout.write(s + '\n');
-
-async function adminQuery(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: `${PG_BASE}/postgres`, connectionTimeoutMillis: 5000 });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
@@ -108,7 +97,7 @@ async function main(): Promise<number> {
     await server?.stop();
     await sharedAgent.close().catch(() => {});
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (dbName) await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((e: Error) => log(`could not drop ${dbName}: ${e.message}`));
+    if (dbName) await pgAdmin(PG_BASE, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((e: Error) => log(`could not drop ${dbName}: ${e.message}`));
   }
   info.seconds = Math.round((Date.now() - started) / 1000);
   printTable(figures, z.fanout, log);
