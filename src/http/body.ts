@@ -1,6 +1,7 @@
 // Reads a request's parameters from its query string and its URL-encoded or multipart body.
 import type { HttpRequest } from './types.js';
 import busboy from 'busboy';
+import { LeanRequest } from './h1-lean.js';
 import { ApiError, badRequest } from './errors.js';
 import type { RawParams } from './params.js';
 
@@ -20,6 +21,8 @@ const MAX_FORM_BYTES = 8 * 1024 * 1024;
 const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 
 function readAll(req: HttpRequest, limit: number): Promise<Buffer> {
+  // The lean server read the body already (it takes bodies far below the limit).
+  if (req instanceof LeanRequest) return Promise.resolve(req.body);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -56,7 +59,8 @@ function readMultipart(req: HttpRequest, params: RawParams): Promise<UploadedFil
     });
     bb.on('error', () => reject(badRequest('Malformed multipart body')));
     bb.on('close', () => resolve(files));
-    req.pipe(bb);
+    if (req instanceof LeanRequest) bb.end(req.body);
+    else req.pipe(bb);
   });
 }
 

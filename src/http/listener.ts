@@ -3,6 +3,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
 import type { HttpRequest, HttpResponse } from './types.js';
+import { LeanHttp1 } from './h1-lean.js';
 
 /** What every HTTP/2 connection opens with (RFC 9113, section 3.4). */
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
@@ -33,6 +34,17 @@ export interface ListenerOptions {
 export function createListener(onRequest: (req: HttpRequest, res: HttpResponse) => void, opts: ListenerOptions): Listener {
   const h1 = http.createServer({ keepAliveTimeout: opts.keepAliveTimeoutMs, requestTimeout: 0 }, onRequest);
   h1.headersTimeout = opts.headersTimeoutMs;
+  // Plain HTTP/1.1 requests are served on the socket itself (h1-lean.ts); Node's server takes a
+  // connection at its first request of another kind, and keeps it.
+  const lean = new LeanHttp1({
+    keepAliveTimeoutMs: opts.keepAliveTimeoutMs,
+    headersTimeoutMs: opts.headersTimeoutMs,
+    onRequest,
+    handOver(socket) {
+      h1.emit('connection', socket);
+      socket.resume();
+    },
+  });
   const h2 = http2.createServer({ settings: { maxConcurrentStreams: H2_MAX_STREAMS } }, onRequest);
   // An HTTP/2 connection silent for this long is closed, as an idle HTTP/1.1 one is (the caller
   // makes it longer than the heartbeat, which every held long-poll gets).
@@ -70,16 +82,16 @@ export function createListener(onRequest: (req: HttpRequest, res: HttpResponse) 
       socket.off('error', drop);
       socket.off('close', forget);
       clearTimeout(silence);
-      socket.pause();
       undecided.delete(socket);
-      // Both servers read what was already received from the socket's buffer, then from the socket.
-      socket.unshift(head);
+      const first = head!;
       head = null;
       if (isH2) {
+        // The HTTP/2 server reads what was already received from the socket's buffer, then from the socket.
+        socket.pause();
+        socket.unshift(first);
         h2.emit('connection', socket);
       } else {
-        h1.emit('connection', socket);
-        socket.resume();
+        lean.take(socket, first);
       }
     };
     socket.on('data', route);
@@ -88,12 +100,14 @@ export function createListener(onRequest: (req: HttpRequest, res: HttpResponse) 
   // timeouts, closeAllConnections), which Node begins on 'listening'.
   server.once('listening', () => h1.emit('listening'));
   server.once('close', () => {
+    lean.close();
     h1.close();
     h2.close();
   });
   return {
     server,
     closeAllConnections() {
+      lean.closeAll();
       h1.closeAllConnections();
       for (const s of sessions) s.destroy();
       for (const socket of undecided) socket.destroy();

@@ -1,5 +1,6 @@
 // Turns HTTP requests (HTTP/1.1 or HTTP/2) into view calls: realm, auth, parameters, envelope and error handling.
 import { ServerResponse } from 'node:http';
+import { LeanResponse } from './h1-lean.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from './errors.js';
 import { parseRequestParams } from './body.js';
@@ -69,7 +70,7 @@ class Request implements ApiRequest, CloseSignal {
   }
 
   get pacedReads(): boolean {
-    return this.res instanceof ServerResponse;
+    return !isHttp2(this.res);
   }
 
   holdNextRequest(): void {
@@ -77,7 +78,12 @@ class Request implements ApiRequest, CloseSignal {
     const queues = this.app.queues;
     // Usually nothing else is being answered: then no listener at all on this long-poll's response.
     // The response is written in this same turn, so the registry's state is the same at 'finish'.
-    if (!(res instanceof ServerResponse) || !res.socket || !queues.answering) return;
+    if (!queues.answering) return;
+    if (res instanceof LeanResponse) {
+      res.once('finish', () => queues.holdReads(res.connection));
+      return;
+    }
+    if (!(res instanceof ServerResponse) || !res.socket) return;
     // Taken now: the response lets go of its socket when it finishes.
     const socket = res.socket;
     res.once('finish', () => queues.holdReads(socket));
@@ -89,20 +95,25 @@ class Request implements ApiRequest, CloseSignal {
   }
 }
 
+function isHttp2(res: HttpResponse): res is Exclude<HttpResponse, LeanResponse | ServerResponse> {
+  return !(res instanceof LeanResponse || res instanceof ServerResponse);
+}
+
 /** Whether the response's connection (HTTP/1.1) or stream (HTTP/2) has closed. */
 function isClosed(res: HttpResponse): boolean {
-  return res instanceof ServerResponse ? res.closed : res.stream.closed;
+  return isHttp2(res) ? res.stream.closed : res.closed;
 }
 
 function isDestroyed(res: HttpResponse): boolean {
-  return res instanceof ServerResponse ? res.destroyed : res.stream.destroyed;
+  return isHttp2(res) ? res.stream.destroyed : res.destroyed;
 }
 
 function send(res: HttpResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
   if (res.headersSent || isDestroyed(res)) return;
   const head = { 'content-length': String(Buffer.byteLength(body)), ...headers };
-  // The two response classes have the same methods but signatures TypeScript cannot unite.
-  if (res instanceof ServerResponse) res.writeHead(status, head).end(body);
+  // The response classes have the same methods but signatures TypeScript cannot unite.
+  if (res instanceof LeanResponse) res.writeHead(status, head).end(body);
+  else if (res instanceof ServerResponse) res.writeHead(status, head).end(body);
   else res.writeHead(status, head).end(body);
 }
 

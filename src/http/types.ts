@@ -1,14 +1,18 @@
 // What a view receives and returns.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { LeanRequest, LeanResponse } from './h1-lean.js';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Params } from './params.js';
 import type { UploadedFile } from './body.js';
 
-/** A request as either protocol's server gives it (HTTP/2 through Node's compatibility API). */
-export type HttpRequest = IncomingMessage | Http2ServerRequest;
-export type HttpResponse = ServerResponse | Http2ServerResponse;
+/**
+ * A request as one of the three servers gives it: the lean HTTP/1.1 one (most requests), Node's
+ * HTTP/1.1 server (connections the lean one handed over), HTTP/2 through Node's compatibility API.
+ */
+export type HttpRequest = LeanRequest | IncomingMessage | Http2ServerRequest;
+export type HttpResponse = LeanResponse | ServerResponse | Http2ServerResponse;
 
 export interface ApiRequest {
   app: AppContext;

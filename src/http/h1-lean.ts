@@ -1,0 +1,345 @@
+// Serves plain HTTP/1.1 requests straight on the socket, without Node's HTTP objects; a connection whose request it does not take goes to Node's server.
+import type net from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from './h1-head.js';
+
+/**
+ * Why: a held long-poll answered through Node's HTTP server costs, per answer and next poll, about
+ * twice the CPU of the same exchange on the bare socket (request, response and parser objects, their
+ * stream states and events), and most of a held poll's memory (docs/performance.md, eleventh pass).
+ * Long-polls, sends and reads are plain requests; this serves exactly those (see h1-head.ts) and
+ * hands everything else, at a request boundary, to Node's server, which keeps the connection.
+ */
+
+/** Bodies up to this size are read here; a larger one (an upload) goes to Node's server, which streams it. */
+export const MAX_LEAN_BODY_BYTES = 1024 * 1024;
+/** Bytes a client may send ahead while its request is being answered before its reading pauses. */
+const MAX_AHEAD_BYTES = MAX_HEAD_BYTES + MAX_LEAN_BODY_BYTES;
+const EMPTY = Buffer.alloc(0);
+/** What Node checks a response header against (it throws on anything else, as this does). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** A request as the views see it: its body is already read. */
+export class LeanRequest {
+  readonly httpVersion = '1.1';
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly headers: Record<string, string>,
+    readonly body: Buffer,
+  ) {}
+
+  /** The body is read whole before the request is served: nothing to drain. */
+  resume(): void {}
+}
+
+type Listener = () => void;
+
+/** A response, written in one go by end(); 'finish' when written, then 'close' (as Node's). */
+export class LeanResponse {
+  statusCode = 200;
+  headersSent = false;
+  /** 'close' has fired: the response was written, or the client went away first. */
+  closed = false;
+  private headers: Record<string, string> = {};
+  private finishListeners: Listener[] | null = null;
+  private closeListeners: Listener[] | null = null;
+
+  constructor(
+    readonly connection: LeanConnection,
+    /** The client asked for the connection to close after this response. */
+    private readonly closeAfter: boolean,
+  ) {}
+
+  get destroyed(): boolean {
+    return this.connection.destroyed;
+  }
+
+  writeHead(status: number, headers: Record<string, string>): this {
+    this.statusCode = status;
+    this.headers = headers;
+    return this;
+  }
+
+  end(body: string | Buffer): void {
+    if (this.headersSent) return;
+    const close = this.closeAfter || this.connection.closing;
+    const head = responseHead(this.statusCode, this.headers, close, this.connection.keepAliveLine);
+    this.headersSent = true;
+    this.connection.write(head, body, close);
+    this.fire(this.finishListeners);
+    this.finishListeners = null;
+    this.close();
+    this.connection.requestDone(close);
+  }
+
+  on(event: 'close' | 'finish', listener: Listener): this {
+    if (event === 'close') {
+      if (!this.closed) (this.closeListeners ??= []).push(listener);
+    } else if (!this.headersSent) (this.finishListeners ??= []).push(listener);
+    return this;
+  }
+
+  once(event: 'close' | 'finish', listener: Listener): this {
+    // Each fires at most once.
+    return this.on(event, listener);
+  }
+
+  /** The connection closed before the response was written, or it has been written. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const listeners = this.closeListeners;
+    this.closeListeners = null;
+    this.fire(listeners);
+  }
+
+  private fire(listeners: Listener[] | null): void {
+    if (listeners) for (const l of listeners) l();
+  }
+}
+
+let dateSecond = -1;
+let dateText = '';
+/** The Date header's value, made once a second. */
+function httpDate(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(now).toUTCString();
+  }
+  return dateText;
+}
+
+function responseHead(status: number, headers: Record<string, string>, close: boolean, keepAliveLine: string): string {
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
+  for (const name in headers) {
+    const value = headers[name];
+    if (!HEADER_NAME.test(name) || BAD_VALUE.test(value)) throw new TypeError(`invalid response header ${JSON.stringify(name)}`);
+    head += `${name}: ${value}\r\n`;
+  }
+  return head + `Date: ${httpDate()}\r\n` + (close ? 'Connection: close\r\n\r\n' : `Connection: keep-alive\r\n${keepAliveLine}\r\n`);
+}
+
+export interface LeanServerOptions {
+  keepAliveTimeoutMs: number;
+  /** How long a request's head and body may take to arrive. */
+  headersTimeoutMs: number;
+  onRequest: (req: LeanRequest, res: LeanResponse) => void;
+  /** Gives the socket to Node's server (its unread bytes are back in the socket). */
+  handOver: (socket: net.Socket) => void;
+}
+
+/** One socket's requests, one at a time. Also what the read pacer pauses (PausableReads). */
+export class LeanConnection {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  /** The head of the request whose body is still arriving. */
+  private head: RequestHead | null = null;
+  private current: LeanResponse | null = null;
+  /** Paused by the read pacer: no request is read until resume(). */
+  private held = false;
+  /** Paused because the client sent too much ahead of the answer. */
+  private throttled = false;
+  private serving = false;
+  /** When the connection went idle, or its current request began to arrive (for the timeouts). */
+  since = performance.now();
+
+  constructor(
+    private readonly server: LeanHttp1,
+    readonly socket: net.Socket,
+  ) {}
+
+  get destroyed(): boolean {
+    return this.socket.destroyed;
+  }
+
+  get keepAliveLine(): string {
+    return this.server.keepAliveLine;
+  }
+
+  /** The server is closing: this connection ends after its current answer. */
+  get closing(): boolean {
+    return this.server.closing;
+  }
+
+  start(first: Buffer): void {
+    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.socket.on('error', () => this.socket.destroy());
+    this.socket.on('close', () => this.onClose());
+    this.onData(first);
+  }
+
+  pause(): void {
+    this.held = true;
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.held = false;
+    if (!this.throttled) this.socket.resume();
+    this.serve();
+  }
+
+  /** Whether nothing is being answered or received (what server close and the keep-alive timeout end). */
+  get idle(): boolean {
+    return this.current === null && this.buffered === 0;
+  }
+
+  /** Ends the connection if its timeout has passed. */
+  expire(now: number, opts: LeanServerOptions): void {
+    if (this.current || this.socket.destroyed) return;
+    if (this.buffered === 0) {
+      if (now - this.since > opts.keepAliveTimeoutMs) this.socket.destroy();
+    } else if (now - this.since > opts.headersTimeoutMs) {
+      // What Node's server answers a request that took too long to arrive.
+      this.socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+      this.socket.destroySoon();
+    }
+  }
+
+  write(head: string, body: string | Buffer, close: boolean): void {
+    const s = this.socket;
+    if (s.destroyed) return;
+    if (typeof body === 'string' && !NON_ASCII.test(head)) s.write(head + body);
+    else {
+      s.cork();
+      s.write(head, 'latin1');
+      s.write(body);
+      s.uncork();
+    }
+    if (close) s.destroySoon();
+  }
+
+  /** The current response was written: the next request may be read. */
+  requestDone(close: boolean): void {
+    this.current = null;
+    this.since = performance.now();
+    if (close) return;
+    if (this.throttled) {
+      this.throttled = false;
+      if (!this.held) this.socket.resume();
+    }
+    // A request sent ahead (pipelined) is served on a later turn, not inside this response's caller.
+    if (this.buffered && !this.serving) setImmediate(() => this.serve());
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.buffered === 0 && this.current === null) this.since = performance.now();
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    if (this.current) {
+      if (this.buffered > MAX_AHEAD_BYTES) {
+        this.throttled = true;
+        this.socket.pause();
+      }
+      return;
+    }
+    this.serve();
+  }
+
+  private serve(): void {
+    if (this.serving) return;
+    this.serving = true;
+    try {
+      while (this.buffered && !this.current && !this.held && !this.socket.destroyed) {
+        if (!this.head) {
+          const buf = this.take();
+          const head = parseRequestHead(buf, MAX_LEAN_BODY_BYTES);
+          if (head === 'incomplete') return;
+          if (head === 'unsupported') return this.handOver();
+          this.head = head;
+        }
+        const head = this.head;
+        const total = head.headLength + head.bodyLength;
+        if (this.buffered < total) return;
+        const buf = this.take();
+        const body = head.bodyLength ? buf.subarray(head.headLength, total) : EMPTY;
+        const rest = buf.length > total ? buf.subarray(total) : null;
+        this.chunks = rest ? [rest] : [];
+        this.buffered = rest ? rest.length : 0;
+        this.head = null;
+        const res = new LeanResponse(this, head.close);
+        this.current = res;
+        this.server.opts.onRequest(new LeanRequest(head.method, head.target, head.headers, body), res);
+      }
+    } finally {
+      this.serving = false;
+    }
+  }
+
+  /** The bytes received and not yet served, as one buffer. */
+  private take(): Buffer {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.buffered)];
+    return this.chunks[0];
+  }
+
+  private handOver(): void {
+    const s = this.socket;
+    s.removeAllListeners('data');
+    s.removeAllListeners('error');
+    s.removeAllListeners('close');
+    s.pause();
+    if (this.buffered) s.unshift(this.take());
+    this.chunks = [];
+    this.buffered = 0;
+    this.server.forget(this);
+    this.server.opts.handOver(s);
+  }
+
+  private onClose(): void {
+    this.server.forget(this);
+    const res = this.current;
+    this.current = null;
+    res?.close();
+  }
+}
+
+/** The lean HTTP/1.1 side of the listener: its connections, their timeouts, and closing. */
+export class LeanHttp1 {
+  private readonly connections = new Set<LeanConnection>();
+  private readonly sweepTimer: NodeJS.Timeout;
+  readonly keepAliveLine: string;
+  closing = false;
+
+  constructor(readonly opts: LeanServerOptions) {
+    this.keepAliveLine = `Keep-Alive: timeout=${Math.floor(opts.keepAliveTimeoutMs / 1000)}\r\n`;
+    // One timer for every connection's timeouts, rather than one per socket (thousands are held).
+    const every = Math.max(100, Math.min(5000, opts.headersTimeoutMs / 4));
+    this.sweepTimer = setInterval(() => this.sweep(), every);
+    this.sweepTimer.unref();
+  }
+
+  /** Serves the socket, whose first bytes were `first` (Node's server sets no delay on its sockets; so does this). */
+  take(socket: net.Socket, first: Buffer): void {
+    socket.setNoDelay(true);
+    const c = new LeanConnection(this, socket);
+    this.connections.add(c);
+    c.start(first);
+  }
+
+  forget(c: LeanConnection): void {
+    this.connections.delete(c);
+  }
+
+  /** Stops keeping connections open: idle ones end now, busy ones after their answer. */
+  close(): void {
+    this.closing = true;
+    clearInterval(this.sweepTimer);
+    for (const c of this.connections) if (c.idle) c.socket.destroy();
+  }
+
+  closeAll(): void {
+    for (const c of this.connections) c.socket.destroy();
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    for (const c of this.connections) c.expire(now, this.opts);
+  }
+}
