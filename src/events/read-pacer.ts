@@ -1,7 +1,7 @@
 // Holds back the next request of connections whose long-poll was just answered, so a fan-out's answers all go out before their clients' next polls are read.
 import { performance } from 'node:perf_hooks';
 
-/** A connection whose reading can stop and start again (a net.Socket under node:http). */
+/** A connection whose reading can stop and start again (a lean HTTP/1.1 connection, or a net.Socket under node:http). */
 export interface PausableReads {
   pause(): unknown;
   resume(): unknown;

@@ -4,15 +4,23 @@ import type { HttpRequest } from './types.js';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { ApiError, unauthorized } from './errors.js';
+import { memoByString } from './string-memo.js';
 
 /** The organization subdomain a Host header names, relative to the configured external host. */
-let rootOf = { url: '', host: '' };
+let rootOf = { url: '', subdomain: (_host: string) => '' };
 
 export function subdomainOf(hostHeader: string | undefined, externalUrl: string): string {
   // Parsing the configured URL once, not per request: it never changes while the server runs.
-  if (rootOf.url !== externalUrl) rootOf = { url: externalUrl, host: new URL(externalUrl).host.toLowerCase() };
-  const root = rootOf.host;
-  const host = (hostHeader ?? '').toLowerCase();
+  // Every request of a client sends the same Host, so its answer is remembered.
+  if (rootOf.url !== externalUrl) {
+    const root = new URL(externalUrl).host.toLowerCase();
+    rootOf = { url: externalUrl, subdomain: memoByString((host) => subdomainUnder(root, host)) };
+  }
+  return rootOf.subdomain(hostHeader ?? '');
+}
+
+function subdomainUnder(root: string, hostHeader: string): string {
+  const host = hostHeader.toLowerCase();
   if (host.endsWith('.' + root)) return host.slice(0, -(root.length + 1));
   const rootName = root.split(':')[0];
   const hostName = host.split(':')[0];

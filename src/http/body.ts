@@ -70,12 +70,37 @@ function readMultipart(req: HttpRequest, params: RawParams): Promise<UploadedFil
  */
 export function parseRequestParams(req: HttpRequest, query: string): ParsedBody | Promise<ParsedBody> {
   const params: RawParams = new Map();
-  if (query) for (const [k, v] of new URLSearchParams(query)) params.set(k, v);
+  if (query) addQuery(query, params);
   if (req.method === 'GET' || req.method === 'HEAD') {
     req.resume();
     return { params, files: NO_FILES };
   }
   return parseBody(req, params);
+}
+
+/** A query that decodes to itself: no escapes, no "+", ASCII only. */
+const NEEDS_DECODING = /[%+]|[^\x00-\x7f]/;
+
+/**
+ * Adds a query string's pairs, later ones overriding earlier ones, exactly as URLSearchParams reads
+ * them. A query with nothing to decode (every long-poll's) is split here without its machinery.
+ */
+export function addQuery(query: string, params: RawParams): void {
+  if (NEEDS_DECODING.test(query)) {
+    for (const [k, v] of new URLSearchParams(query)) params.set(k, v);
+    return;
+  }
+  let pos = 0;
+  while (pos < query.length) {
+    let amp = query.indexOf('&', pos);
+    if (amp < 0) amp = query.length;
+    if (amp > pos) {
+      const eq = query.indexOf('=', pos);
+      if (eq < 0 || eq > amp) params.set(query.slice(pos, amp), '');
+      else params.set(query.slice(pos, eq), query.slice(eq + 1, amp));
+    }
+    pos = amp + 1;
+  }
 }
 
 /** Shared by every request without files; frozen so that no view can add to it. */

@@ -27,29 +27,64 @@ export type HeadResult = RequestHead | 'incomplete' | 'unsupported';
 export const MAX_HEAD_BYTES = 16 * 1024;
 
 const HEAD_END = Buffer.from('\r\n\r\n');
-/** HEAD is not here: its answer carries no body, which Node's server handles. */
-const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-/** Origin-form target: visible ASCII only (no spaces, no controls, no raw UTF-8). */
-const REQUEST_LINE = /^([A-Z]+) (\/[!-~]*) HTTP\/1\.1$/;
-/** A field name (an RFC 9110 token), a colon, and a value of visible ASCII, spaces and tabs. */
-const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*([\t -~]*?)[ \t]*$/;
+/** HEAD is not here: its answer carries no body, which Node's server handles. Values are the names themselves. */
+const METHODS = new Map(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((m) => [m, m]));
+const VERSION = ' HTTP/1.1';
+/** Character codes allowed in a field name (an RFC 9110 token). */
+const TOKEN = new Uint8Array(128);
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TOKEN[c.charCodeAt(0)] = 1;
 const DIGITS = /^[0-9]{1,10}$/;
 
+/** Whether text[from, to) is visible ASCII (what the target and field values may hold; values also tabs and spaces inside). */
+function visible(text: string, from: number, to: number, spaces: boolean): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7e || (c < 0x21 && !(spaces && (c === 0x20 || c === 0x09)))) return false;
+  }
+  return true;
+}
+
+function isToken(text: string, from: number, to: number): boolean {
+  if (from === to) return false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f || TOKEN[c] === 0) return false;
+  }
+  return true;
+}
+
+/** Scanned by hand rather than split into lines and matched: a long-poll arrives thousands of times a second. */
 export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult {
   const end = buf.indexOf(HEAD_END);
   if (end < 0) return buf.length > MAX_HEAD_BYTES ? 'unsupported' : 'incomplete';
   if (end + 4 > MAX_HEAD_BYTES) return 'unsupported';
-  const lines = buf.toString('latin1', 0, end).split('\r\n');
-  const first = REQUEST_LINE.exec(lines[0]);
-  if (!first || !METHODS.has(first[1])) return 'unsupported';
+  const text = buf.toString('latin1', 0, end);
+  let eol = text.indexOf('\r\n');
+  if (eol < 0) eol = text.length;
+  // Request line: METHOD SP origin-form-target SP HTTP/1.1
+  const sp = text.indexOf(' ');
+  const method = sp > 0 ? METHODS.get(text.slice(0, sp)) : undefined;
+  if (method === undefined) return 'unsupported';
+  const targetEnd = eol - VERSION.length;
+  if (targetEnd <= sp + 1 || !text.startsWith(VERSION, targetEnd) || text.charCodeAt(sp + 1) !== 0x2f || !visible(text, sp + 1, targetEnd, false)) return 'unsupported';
+  const target = text.slice(sp + 1, targetEnd);
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (let i = 1; i < lines.length; i++) {
-    const m = HEADER_LINE.exec(lines[i]);
-    if (!m) return 'unsupported';
-    const name = m[1].toLowerCase();
+  let pos = eol + 2;
+  while (pos < text.length) {
+    let lineEnd = text.indexOf('\r\n', pos);
+    if (lineEnd < 0) lineEnd = text.length;
+    const colon = text.indexOf(':', pos);
+    if (colon < 0 || colon > lineEnd || !isToken(text, pos, colon)) return 'unsupported';
+    let from = colon + 1;
+    let to = lineEnd;
+    while (from < to && (text.charCodeAt(from) === 0x20 || text.charCodeAt(from) === 0x09)) from++;
+    while (to > from && (text.charCodeAt(to - 1) === 0x20 || text.charCodeAt(to - 1) === 0x09)) to--;
+    if (!visible(text, from, to, true)) return 'unsupported';
+    const name = text.slice(pos, colon).toLowerCase();
     // Node joins or drops repeated fields by name; rather than copy its rules, leave those to it.
     if (name in headers) return 'unsupported';
-    headers[name] = m[2];
+    headers[name] = text.slice(from, to);
+    pos = lineEnd + 2;
   }
   // A request without Host is an error Node answers (400); a body framed otherwise than by its
   // length, an expected 100-continue or a protocol switch are its too.
@@ -70,5 +105,5 @@ export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult 
       else if (t !== 'keep-alive' && t !== '') return 'unsupported';
     }
   }
-  return { method: first[1], target: first[2], headers, headLength: end + 4, bodyLength, close };
+  return { method, target, headers, headLength: end + 4, bodyLength, close };
 }

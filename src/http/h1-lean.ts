@@ -17,6 +17,7 @@ export const MAX_LEAN_BODY_BYTES = 1024 * 1024;
 /** Bytes a client may send ahead while its request is being answered before its reading pauses. */
 const MAX_AHEAD_BYTES = MAX_HEAD_BYTES + MAX_LEAN_BODY_BYTES;
 const EMPTY = Buffer.alloc(0);
+const NO_HEADERS: Record<string, string> = Object.freeze({});
 /** What Node checks a response header against (it throws on anything else, as this does). */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
@@ -45,7 +46,7 @@ export class LeanResponse {
   headersSent = false;
   /** 'close' has fired: the response was written, or the client went away first. */
   closed = false;
-  private headers: Record<string, string> = {};
+  private headers: Record<string, string> = NO_HEADERS;
   private finishListeners: Listener[] | null = null;
   private closeListeners: Listener[] | null = null;
 
@@ -65,12 +66,24 @@ export class LeanResponse {
     return this;
   }
 
+  /** Writes the response given to writeHead with this body. */
   end(body: string | Buffer): void {
+    this.send(this.statusCode, this.headers, body);
+  }
+
+  /**
+   * Writes status, headers (Content-Length is added here) and body at once. The status line and
+   * headers are put together once per headers object (views answer with a few shared ones).
+   */
+  send(status: number, headers: Record<string, string>, body: string | Buffer): void {
     if (this.headersSent) return;
+    this.statusCode = status;
     const close = this.closeAfter || this.connection.closing;
-    const head = responseHead(this.statusCode, this.headers, close, this.connection.keepAliveLine);
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    const lines = headLines(status, headers);
+    const head = lines.text + `content-length: ${length}\r\n` + responseTail(close, this.connection.keepAliveLine);
     this.headersSent = true;
-    this.connection.write(head, body, close);
+    this.connection.write(head, lines.ascii, body, close);
     this.fire(this.finishListeners);
     this.finishListeners = null;
     this.close();
@@ -104,26 +117,48 @@ export class LeanResponse {
 }
 
 let dateSecond = -1;
-let dateText = '';
-/** The Date header's value, made once a second. */
-function httpDate(): string {
+let keepAliveTail = '';
+let closeTail = '';
+let tailKeepAliveLine = '';
+
+/** The head's last lines: Date (made once a second, as Node's), Connection, Keep-Alive. */
+function responseTail(close: boolean, keepAliveLine: string): string {
   const now = Date.now();
   const second = Math.floor(now / 1000);
-  if (second !== dateSecond) {
+  if (second !== dateSecond || keepAliveLine !== tailKeepAliveLine) {
     dateSecond = second;
-    dateText = new Date(now).toUTCString();
+    tailKeepAliveLine = keepAliveLine;
+    const date = `Date: ${new Date(now).toUTCString()}\r\n`;
+    keepAliveTail = `${date}Connection: keep-alive\r\n${keepAliveLine}\r\n`;
+    closeTail = `${date}Connection: close\r\n\r\n`;
   }
-  return dateText;
+  return close ? closeTail : keepAliveTail;
 }
 
-function responseHead(status: number, headers: Record<string, string>, close: boolean, keepAliveLine: string): string {
+interface HeadLines {
+  text: string;
+  /** Whether the text is ASCII (header values may hold Latin-1, written as such). */
+  ascii: boolean;
+}
+
+/** Status line and header lines, by headers object and status (the object must not change afterwards). */
+const headCache = new WeakMap<Record<string, string>, Map<number, HeadLines>>();
+
+function headLines(status: number, headers: Record<string, string>): HeadLines {
+  let byStatus = headCache.get(headers);
+  const hit = byStatus?.get(status);
+  if (hit !== undefined) return hit;
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
   for (const name in headers) {
     const value = headers[name];
     if (!HEADER_NAME.test(name) || BAD_VALUE.test(value)) throw new TypeError(`invalid response header ${JSON.stringify(name)}`);
-    head += `${name}: ${value}\r\n`;
+    // The length written is always the body's own.
+    if (name.toLowerCase() !== 'content-length') head += `${name}: ${value}\r\n`;
   }
-  return head + `Date: ${httpDate()}\r\n` + (close ? 'Connection: close\r\n\r\n' : `Connection: keep-alive\r\n${keepAliveLine}\r\n`);
+  const lines = { text: head, ascii: !NON_ASCII.test(head) };
+  if (!byStatus) headCache.set(headers, (byStatus = new Map()));
+  byStatus.set(status, lines);
+  return lines;
 }
 
 export interface LeanServerOptions {
@@ -203,10 +238,11 @@ export class LeanConnection {
     }
   }
 
-  write(head: string, body: string | Buffer, close: boolean): void {
+  write(head: string, asciiHead: boolean, body: string | Buffer, close: boolean): void {
     const s = this.socket;
     if (s.destroyed) return;
-    if (typeof body === 'string' && !NON_ASCII.test(head)) s.write(head + body);
+    // One string, one system call; a Latin-1 head cannot travel in the body's UTF-8.
+    if (typeof body === 'string' && asciiHead) s.write(head + body);
     else {
       s.cork();
       s.write(head, 'latin1');

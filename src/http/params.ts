@@ -13,16 +13,26 @@ export interface ParamContext {
 export const missing = (name: string) => new ApiError(`Missing '${name}' argument`, 'REQUEST_VARIABLE_MISSING', 400, { var_name: name });
 const invalid = (msg: string, name: string) => new ApiError(msg, 'BAD_REQUEST', 400, { var_name: name });
 
-function take(ctx: ParamContext, name: string, aliases: string[] = []): string | undefined {
-  for (const n of [name, ...aliases]) {
-    const v = ctx.raw.get(n);
-    if (v !== undefined) {
-      ctx.used.add(n);
-      return v;
+/** Every request reads its parameters through here, so it allocates nothing. */
+function take(ctx: ParamContext, name: string, aliases?: string[]): string | undefined {
+  const v = ctx.raw.get(name);
+  if (v !== undefined) {
+    ctx.used.add(name);
+    return v;
+  }
+  if (aliases) {
+    for (const n of aliases) {
+      const a = ctx.raw.get(n);
+      if (a !== undefined) {
+        ctx.used.add(n);
+        return a;
+      }
     }
   }
   return undefined;
 }
+
+const NONE_IGNORED = Object.freeze([]) as unknown as string[];
 
 function parseJson(text: string, name: string): unknown {
   try {
@@ -55,11 +65,11 @@ export class Params {
     return this.ctx.raw.has(name);
   }
 
-  str(name: string, opts: { aliases?: string[] } = {}): string | undefined {
-    return take(this.ctx, name, opts.aliases);
+  str(name: string, opts?: { aliases?: string[] }): string | undefined {
+    return take(this.ctx, name, opts?.aliases);
   }
 
-  reqStr(name: string, opts: { aliases?: string[] } = {}): string {
+  reqStr(name: string, opts?: { aliases?: string[] }): string {
     const v = this.str(name, opts);
     if (v === undefined) throw missing(name);
     return v;
@@ -101,6 +111,8 @@ export class Params {
 
   /** Names the client sent that no accessor read. */
   ignored(): string[] {
+    // Only names that were sent are ever marked used: as many used as sent means none ignored.
+    if (this.ctx.used.size === this.ctx.raw.size) return NONE_IGNORED;
     return [...this.ctx.raw.keys()].filter((k) => !this.ctx.used.has(k));
   }
 }

@@ -6,6 +6,7 @@ import { ApiError } from './errors.js';
 import { parseRequestParams } from './body.js';
 import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
+import { memoByString } from './string-memo.js';
 import { NON_API_ROUTE, type Router } from './router.js';
 import { RawResponse, type ApiRequest, type CloseSignal, type HttpRequest, type HttpResponse, type ViewResult } from './types.js';
 import type { Realm, User } from '../store/schema.js';
@@ -110,15 +111,21 @@ function isDestroyed(res: HttpResponse): boolean {
 
 function send(res: HttpResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
   if (res.headersSent || isDestroyed(res)) return;
+  if (res instanceof LeanResponse) {
+    res.send(status, headers, body);
+    return;
+  }
   const head = { 'content-length': String(Buffer.byteLength(body)), ...headers };
-  // The response classes have the same methods but signatures TypeScript cannot unite.
-  if (res instanceof LeanResponse) res.writeHead(status, head).end(body);
-  else if (res instanceof ServerResponse) res.writeHead(status, head).end(body);
+  // The two response classes have the same methods but signatures TypeScript cannot unite.
+  if (res instanceof ServerResponse) res.writeHead(status, head).end(body);
   else res.writeHead(status, head).end(body);
 }
 
+/** Shared (never changed): the lean server puts its header lines together once per headers object. */
+const JSON_TYPE: Record<string, string> = Object.freeze({ 'content-type': 'application/json' });
+
 function sendJson(res: HttpResponse, status: number, payload: unknown): void {
-  send(res, status, JSON.stringify(payload), { 'content-type': 'application/json' });
+  send(res, status, JSON.stringify(payload), JSON_TYPE);
 }
 
 function sendError(res: HttpResponse, err: ApiError): void {
@@ -130,10 +137,13 @@ function sendError(res: HttpResponse, err: ApiError): void {
 /** A client name like the original's: the product token of the User-Agent, else "API". */
 function clientNameOf(req: HttpRequest): string {
   const ua = req.headers['user-agent'];
-  if (!ua) return 'API';
+  return ua ? clientNameOfAgent(ua) : 'API';
+}
+
+const clientNameOfAgent = memoByString((ua) => {
   const m = /^([^/\s]+)/.exec(ua);
   return m ? m[1].slice(0, 30) : 'API';
-}
+});
 
 /** PARLEY_LOG_REQUESTS=1: one line per request on stderr, written when the response finishes. */
 function logWhenDone(req: HttpRequest, res: HttpResponse): void {

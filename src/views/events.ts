@@ -69,6 +69,8 @@ function ownedQueue(req: AuthedRequest, id: string) {
   return q;
 }
 
+const REGISTRATION_ONLY = ['event_types', 'apply_markdown', 'client_gravatar', 'all_public_streams', 'narrow', 'client_capabilities'];
+
 /**
  * Not an async function: a held long-poll then keeps a promise reaction, not a suspended frame
  * (thousands are held at once). Errors thrown before the poll reach the HTTP layer all the same.
@@ -80,7 +82,7 @@ const getEvents = authed((req) => {
   const dontBlock = p.bool('dont_block', false);
   if (queueId === undefined) return registerAndPoll(req, lastEventId, dontBlock);
   // Parameters meant for implicit registration are meaningless with an existing queue.
-  for (const k of ['event_types', 'apply_markdown', 'client_gravatar', 'all_public_streams', 'narrow', 'client_capabilities']) p.str(k);
+  for (const k of REGISTRATION_ONLY) p.str(k);
   return pollQueue(req, queueId, lastEventId, dontBlock);
 });
 
@@ -103,7 +105,7 @@ function pollQueue(req: AuthedRequest, queueId: string, lastEventId: number | un
   });
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
+const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json' });
 
 const deleteQueue = authed(async (req) => {
   const id = req.params.reqStr('queue_id');
