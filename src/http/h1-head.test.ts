@@ -35,7 +35,9 @@ test('a head not yet whole is incomplete, until it passes the head size limit', 
 
 test('anything unusual is left to Node: versions, methods, targets, framing, repeats and bytes', () => {
   const unsupported = [
-    'GET /a HTTP/1.0\r\nHost: h\r\n\r\n',
+    'GET /a HTTP/1.2\r\nHost: h\r\n\r\n',
+    'GET /a HTTP/2.0\r\nHost: h\r\n\r\n',
+    'GET /a HTTP/1.1 \r\nHost: h\r\n\r\n',
     'HEAD /a HTTP/1.1\r\nHost: h\r\n\r\n',
     'CONNECT h:443 HTTP/1.1\r\nHost: h\r\n\r\n',
     'get /a HTTP/1.1\r\nHost: h\r\n\r\n',
@@ -64,6 +66,20 @@ test('anything unusual is left to Node: versions, methods, targets, framing, rep
     'GET /a HTTP/1.1\r\nHost: h\r\nConnection: close, TE\r\n\r\n',
   ];
   for (const text of unsupported) assert.equal(parse(text), 'unsupported', JSON.stringify(text));
+});
+
+test('HTTP/1.0 closes unless it asks for keep-alive; HTTP/1.1 keeps unless it asks to close', () => {
+  const closeOf = (version: string, connection?: string) => {
+    const head = parse(`GET /a HTTP/${version}\r\nHost: h\r\n${connection === undefined ? '' : `Connection: ${connection}\r\n`}\r\n`);
+    assert.ok(typeof head !== 'string');
+    return head.close;
+  };
+  assert.equal(closeOf('1.0'), true);
+  assert.equal(closeOf('1.0', 'keep-alive'), false);
+  assert.equal(closeOf('1.0', 'Keep-Alive, close'), true);
+  assert.equal(closeOf('1.1'), false);
+  assert.equal(closeOf('1.1', 'keep-alive'), false);
+  assert.equal(closeOf('1.1', 'close'), true);
 });
 
 test('a body of exactly the limit is taken', () => {

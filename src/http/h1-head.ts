@@ -17,9 +17,9 @@ export interface RequestHead {
 
 /**
  * `incomplete`: the head has not arrived whole yet. `unsupported`: a request this parser does not
- * take (a body larger than the limit, chunked, HTTP/1.0, an upgrade, a repeated header, anything
- * malformed): Node's own HTTP server then gets the connection and answers it as it always has,
- * errors included. Refusing is always safe; accepting must be exactly right.
+ * take (a body larger than the limit, chunked, a version other than 1.1 and 1.0, an upgrade, a
+ * repeated header, anything malformed): Node's own HTTP server then gets the connection and answers
+ * it as it always has, errors included. Refusing is always safe; accepting must be exactly right.
  */
 export type HeadResult = RequestHead | 'incomplete' | 'unsupported';
 
@@ -29,7 +29,9 @@ export const MAX_HEAD_BYTES = 16 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
 /** HEAD is not here: its answer carries no body, which Node's server handles. Values are the names themselves. */
 const METHODS = new Map(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((m) => [m, m]));
-const VERSION = ' HTTP/1.1';
+/** ' HTTP/1.x' ends the request line; 1.0 is what proxies such as nginx speak to their upstreams by default. */
+const VERSION_PREFIX = ' HTTP/1.';
+const VERSION_LENGTH = VERSION_PREFIX.length + 1;
 /** Character codes allowed in a field name (an RFC 9110 token). */
 const TOKEN = new Uint8Array(128);
 for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TOKEN[c.charCodeAt(0)] = 1;
@@ -65,8 +67,11 @@ export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult 
   const sp = text.indexOf(' ');
   const method = sp > 0 ? METHODS.get(text.slice(0, sp)) : undefined;
   if (method === undefined) return 'unsupported';
-  const targetEnd = eol - VERSION.length;
-  if (targetEnd <= sp + 1 || !text.startsWith(VERSION, targetEnd) || text.charCodeAt(sp + 1) !== 0x2f || !visible(text, sp + 1, targetEnd, false)) return 'unsupported';
+  const targetEnd = eol - VERSION_LENGTH;
+  const minor = text.charCodeAt(eol - 1);
+  if (targetEnd <= sp + 1 || !text.startsWith(VERSION_PREFIX, targetEnd) || (minor !== 0x30 && minor !== 0x31)) return 'unsupported';
+  if (text.charCodeAt(sp + 1) !== 0x2f || !visible(text, sp + 1, targetEnd, false)) return 'unsupported';
+  const http10 = minor === 0x30;
   const target = text.slice(sp + 1, targetEnd);
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   let pos = eol + 2;
@@ -96,14 +101,18 @@ export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult 
     bodyLength = Number(length);
     if (bodyLength > maxBodyBytes) return 'unsupported';
   }
-  let close = false;
+  // HTTP/1.1 keeps the connection unless told to close; HTTP/1.0 closes it unless told to keep it.
+  let closeAsked = false;
+  let keepAsked = false;
   const connection = headers.connection;
   if (connection !== undefined) {
     for (const token of connection.toLowerCase().split(',')) {
       const t = token.trim();
-      if (t === 'close') close = true;
-      else if (t !== 'keep-alive' && t !== '') return 'unsupported';
+      if (t === 'close') closeAsked = true;
+      else if (t === 'keep-alive') keepAsked = true;
+      else if (t !== '') return 'unsupported';
     }
   }
+  const close = closeAsked || (http10 && !keepAsked);
   return { method, target, headers, headLength: end + 4, bodyLength, close };
 }
