@@ -48,6 +48,7 @@ test('anything unusual is left to Node: versions, methods, targets, framing, rep
     'GET /\u00e9 HTTP/1.1\r\nHost: h\r\n\r\n',
     'GET /a HTTP/1.1\r\n\r\n',
     'GET /a HTTP/1.1\r\nHost: h\r\nHost: i\r\n\r\n',
+    'GET /a HTTP/1.1\r\nHost: h\r\n__proto__: x\r\n\r\n',
     'GET /a HTTP/1.1\r\nHost: h\r\nhost: i\r\n\r\n',
     'GET /a HTTP/1.1\r\nHost: h\r\nX: 1\r\n  folded\r\n\r\n',
     'GET /a HTTP/1.1\r\nHost : h\r\n\r\n',
@@ -80,6 +81,15 @@ test('HTTP/1.0 closes unless it asks for keep-alive; HTTP/1.1 keeps unless it as
   assert.equal(closeOf('1.1'), false);
   assert.equal(closeOf('1.1', 'keep-alive'), false);
   assert.equal(closeOf('1.1', 'close'), true);
+});
+
+test("fields named like Object's own properties are ordinary fields", () => {
+  const head = parse('GET /a HTTP/1.1\r\nConstructor: c\r\ntoString: t\r\nHost: h\r\n\r\n');
+  assert.ok(typeof head !== 'string');
+  assert.equal(head.headers.constructor, 'c');
+  assert.equal(head.headers.tostring, 't');
+  assert.equal(head.headers.host, 'h');
+  assert.equal(parse('GET /a HTTP/1.1\r\nConstructor: c\r\n\r\n'), 'unsupported', 'still no Host');
 });
 
 test('a body of exactly the limit is taken', () => {

@@ -73,7 +73,9 @@ export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult 
   if (text.charCodeAt(sp + 1) !== 0x2f || !visible(text, sp + 1, targetEnd, false)) return 'unsupported';
   const http10 = minor === 0x30;
   const target = text.slice(sp + 1, targetEnd);
-  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  // A plain object, not a null-prototype one: V8 keeps those as dictionaries, several times the
+  // size, and a held long-poll keeps its request's headers. Hence the own-property checks below.
+  const headers: Record<string, string> = {};
   let pos = eol + 2;
   while (pos < text.length) {
     let lineEnd = text.indexOf('\r\n', pos);
@@ -86,16 +88,17 @@ export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult 
     while (to > from && (text.charCodeAt(to - 1) === 0x20 || text.charCodeAt(to - 1) === 0x09)) to--;
     if (!visible(text, from, to, true)) return 'unsupported';
     const name = text.slice(pos, colon).toLowerCase();
-    // Node joins or drops repeated fields by name; rather than copy its rules, leave those to it.
-    if (name in headers) return 'unsupported';
+    // Node joins or drops repeated fields by name; rather than copy its rules, leave those to it
+    // (and a field named like the prototype, which a plain object cannot hold).
+    if (Object.hasOwn(headers, name) || name === '__proto__') return 'unsupported';
     headers[name] = text.slice(from, to);
     pos = lineEnd + 2;
   }
   // A request without Host is an error Node answers (400); a body framed otherwise than by its
   // length, an expected 100-continue or a protocol switch are its too.
-  if (headers.host === undefined || 'transfer-encoding' in headers || 'expect' in headers || 'upgrade' in headers) return 'unsupported';
+  if (!Object.hasOwn(headers, 'host') || Object.hasOwn(headers, 'transfer-encoding') || Object.hasOwn(headers, 'expect') || Object.hasOwn(headers, 'upgrade')) return 'unsupported';
   let bodyLength = 0;
-  const length = headers['content-length'];
+  const length = Object.hasOwn(headers, 'content-length') ? headers['content-length'] : undefined;
   if (length !== undefined) {
     if (!DIGITS.test(length)) return 'unsupported';
     bodyLength = Number(length);
@@ -104,7 +107,7 @@ export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult 
   // HTTP/1.1 keeps the connection unless told to close; HTTP/1.0 closes it unless told to keep it.
   let closeAsked = false;
   let keepAsked = false;
-  const connection = headers.connection;
+  const connection = Object.hasOwn(headers, 'connection') ? headers.connection : undefined;
   if (connection !== undefined) {
     for (const token of connection.toLowerCase().split(',')) {
       const t = token.trim();
