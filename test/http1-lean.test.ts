@@ -1,4 +1,4 @@
-// HTTP/1.1 on the raw socket, as clients send it: pipelining, Connection: close, requests handed to Node's server (chunked, HTTP/1.0, large, malformed) and what follows them, long-polls the client abandons.
+// HTTP/1.1 on the raw socket, as clients send it: pipelining, Connection: close, HTTP/1.0, requests handed to Node's server (chunked, large, malformed) and what follows them, long-polls the client abandons.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';

@@ -1,4 +1,4 @@
-// Reads the head of an HTTP/1.1 request that the lean connection serves itself; anything unusual is left to Node's parser.
+// Reads the head of an HTTP/1.1 or 1.0 request that the lean connection serves itself; anything unusual is left to Node's parser.
 
 /** A request head the lean connection accepts, and where its body lies in the buffer. */
 export interface RequestHead {
@@ -63,7 +63,7 @@ export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult 
   const text = buf.toString('latin1', 0, end);
   let eol = text.indexOf('\r\n');
   if (eol < 0) eol = text.length;
-  // Request line: METHOD SP origin-form-target SP HTTP/1.1
+  // Request line: METHOD SP origin-form-target SP HTTP/1.1 (or 1.0)
   const sp = text.indexOf(' ');
   const method = sp > 0 ? METHODS.get(text.slice(0, sp)) : undefined;
   if (method === undefined) return 'unsupported';

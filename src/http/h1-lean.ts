@@ -1,4 +1,4 @@
-// Serves plain HTTP/1.1 requests straight on the socket, without Node's HTTP objects; a connection whose request it does not take goes to Node's server.
+// Serves plain HTTP/1.1 (and 1.0) requests straight on the socket, without Node's HTTP objects; a connection whose request it does not take goes to Node's server.
 import type net from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -25,8 +25,6 @@ const NON_ASCII = /[^\x00-\x7f]/;
 
 /** A request as the views see it: its body is already read. */
 export class LeanRequest {
-  readonly httpVersion = '1.1';
-
   constructor(
     readonly method: string,
     readonly url: string,
