@@ -46,7 +46,8 @@ function visible(text: string, from: number, to: number, spaces: boolean): boole
   return true;
 }
 
-function isToken(text: string, from: number, to: number): boolean {
+/** Whether text[from, to) is an RFC 9110 token (a field name; also what a response header's name must be). */
+export function isToken(text: string, from = 0, to = text.length): boolean {
   if (from === to) return false;
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
@@ -89,16 +90,17 @@ export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult 
     if (!visible(text, from, to, true)) return 'unsupported';
     const name = text.slice(pos, colon).toLowerCase();
     // Node joins or drops repeated fields by name; rather than copy its rules, leave those to it
-    // (and a field named like the prototype, which a plain object cannot hold).
+    // (and a field named like the prototype, which a plain object cannot hold). Own properties
+    // only: "constructor" is an ordinary field. The names read below are none of Object's.
     if (Object.hasOwn(headers, name) || name === '__proto__') return 'unsupported';
     headers[name] = text.slice(from, to);
     pos = lineEnd + 2;
   }
   // A request without Host is an error Node answers (400); a body framed otherwise than by its
   // length, an expected 100-continue or a protocol switch are its too.
-  if (!Object.hasOwn(headers, 'host') || Object.hasOwn(headers, 'transfer-encoding') || Object.hasOwn(headers, 'expect') || Object.hasOwn(headers, 'upgrade')) return 'unsupported';
+  if (headers.host === undefined || headers['transfer-encoding'] !== undefined || headers.expect !== undefined || headers.upgrade !== undefined) return 'unsupported';
   let bodyLength = 0;
-  const length = Object.hasOwn(headers, 'content-length') ? headers['content-length'] : undefined;
+  const length = headers['content-length'];
   if (length !== undefined) {
     if (!DIGITS.test(length)) return 'unsupported';
     bodyLength = Number(length);
@@ -107,7 +109,7 @@ export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult 
   // HTTP/1.1 keeps the connection unless told to close; HTTP/1.0 closes it unless told to keep it.
   let closeAsked = false;
   let keepAsked = false;
-  const connection = Object.hasOwn(headers, 'connection') ? headers.connection : undefined;
+  const connection = headers.connection;
   if (connection !== undefined) {
     for (const token of connection.toLowerCase().split(',')) {
       const t = token.trim();

@@ -2,7 +2,7 @@
 import type net from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from './h1-head.js';
+import { MAX_HEAD_BYTES, isToken, parseRequestHead, type RequestHead } from './h1-head.js';
 
 /**
  * Why: a held long-poll answered through Node's HTTP server costs, per answer and next poll, about
@@ -18,8 +18,7 @@ export const MAX_LEAN_BODY_BYTES = 1024 * 1024;
 const MAX_AHEAD_BYTES = MAX_HEAD_BYTES + MAX_LEAN_BODY_BYTES;
 const EMPTY = Buffer.alloc(0);
 const NO_HEADERS: Record<string, string> = Object.freeze({});
-/** What Node checks a response header against (it throws on anything else, as this does). */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What Node checks a response header's value against (it throws on anything else, as this does). */
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const NON_ASCII = /[^\x00-\x7f]/;
 
@@ -149,7 +148,7 @@ function headLines(status: number, headers: Record<string, string>): HeadLines {
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
   for (const name in headers) {
     const value = headers[name];
-    if (!HEADER_NAME.test(name) || BAD_VALUE.test(value)) throw new TypeError(`invalid response header ${JSON.stringify(name)}`);
+    if (!isToken(name) || BAD_VALUE.test(value)) throw new TypeError(`invalid response header ${JSON.stringify(name)}`);
     // The length written is always the body's own.
     if (name.toLowerCase() !== 'content-length') head += `${name}: ${value}\r\n`;
   }
