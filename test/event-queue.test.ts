@@ -2,6 +2,7 @@
 // deletion, idle collection, restart survival, and the register/queue race.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { drainEvents } from './helpers/events.js';
 
@@ -116,6 +117,40 @@ test('idle queues are collected after their timeout; polled ones are kept', asyn
   assert.equal(gone.body.code, 'BAD_EVENT_QUEUE_ID');
   const kept = await s.owner.get('events', { queue_id: busy.queue_id, dont_block: true });
   assert.equal(kept.status, 200);
+});
+
+test('a held long-poll whose client left no longer keeps its queue from idle collection', async () => {
+  const reg = await s.owner.ok('POST', 'register', { event_types: ['message'], idle_queue_timeout: 100 });
+  const url = new URL(s.url);
+  const auth = 'Basic ' + Buffer.from(`${s.owner.email}:${s.owner.apiKey}`).toString('base64');
+  const held = http.request({ hostname: url.hostname, port: url.port, path: `/api/v1/events?queue_id=${encodeURIComponent(reg.queue_id)}&last_event_id=-1`, headers: { authorization: auth, host: s.owner.host ?? url.host }, agent: false });
+  held.on('error', () => {});
+  held.end();
+  // Parked for a while, then the client gives up.
+  await new Promise((r) => setTimeout(r, 200));
+  held.destroy();
+  await new Promise((r) => setTimeout(r, 200));
+  clock.t += 120;
+  s.running.app.queues.collectIdle();
+  const gone = await s.owner.get('events', { queue_id: reg.queue_id, dont_block: true });
+  assert.equal(gone.body.code, 'BAD_EVENT_QUEUE_ID', 'a waiting poll would have kept the queue');
+});
+
+test('a long-poll reports the parameters it did not use; deleting its queue answers it with no events', async () => {
+  const reg = await s.owner.ok('POST', 'register', { event_types: ['message'] });
+  const quick = await s.owner.ok('GET', 'events', { queue_id: reg.queue_id, last_event_id: -1, dont_block: true, colour: 'blue' });
+  assert.deepEqual(quick.ignored_parameters_unsupported, ['colour']);
+  const implicit = await s.owner.ok('GET', 'events', { event_types: ['message'], dont_block: true, shade: 'dark' });
+  assert.deepEqual(implicit.ignored_parameters_unsupported, ['shade']);
+  assert.deepEqual(implicit.events, []);
+  const held = s.owner.get('events', { queue_id: reg.queue_id, last_event_id: -1, tint: 'red' });
+  await new Promise((r) => setTimeout(r, 100));
+  await s.owner.ok('DELETE', 'events', { queue_id: reg.queue_id });
+  const answered = await held;
+  assert.equal(answered.status, 200);
+  assert.deepEqual(answered.body.events, []);
+  assert.equal(answered.body.queue_id, reg.queue_id);
+  assert.deepEqual(answered.body.ignored_parameters_unsupported, ['tint']);
 });
 
 test('queues and their pending events survive a server restart', async () => {

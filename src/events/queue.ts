@@ -24,12 +24,20 @@ export interface QueuedEvent {
   [key: string]: unknown;
 }
 
-export interface Waiter {
-  resolve: (events: QueuedEvent[]) => void;
-  /** performance.now() at which the poll gets a heartbeat (the registry's one timer checks it). */
-  deadline: number;
+/**
+ * A waiting long-poll, as the HTTP layer keeps it: the registry holds it on its queue until events,
+ * a heartbeat or the client's departure. An object rather than a promise and its closures: thousands
+ * are held at once, and every byte a held poll keeps is copied by the next garbage collections.
+ */
+export interface PollListener {
+  /** The client has gone away. */
+  readonly aborted: boolean;
   /** Its connection's next request is held back after the answer (ReadPacer): the answer cannot come back as a flood. */
-  paced: boolean;
+  readonly pacedReads: boolean;
+  /** Calls listener once if the client goes away before the answer. */
+  onAbort(listener: () => void): void;
+  /** Answers the poll (once); must not throw. */
+  deliver(events: QueuedEvent[]): void;
 }
 
 export class ClientQueue {
@@ -40,7 +48,9 @@ export class ClientQueue {
   private snapshot: ReadSnapshot | null = null;
   private ready: boolean;
   private early: Notice[] = [];
-  waiter: Waiter | null = null;
+  waiter: PollListener | null = null;
+  /** performance.now() at which the waiting poll gets a heartbeat (the registry's one timer checks it). */
+  waitDeadline = 0;
   lastTouched: number;
   /** performance.now() of the last answer carrying events (the registry spaces answers by it). */
   lastAnsweredAt = -Infinity;

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { MAX_IN_FLIGHT, QueueRegistry, type PollCancel } from './registry.js';
+import { MAX_IN_FLIGHT, QueueRegistry } from './registry.js';
+import type { ClientQueue, QueuedEvent } from './queue.js';
 import type { Notice } from './types.js';
 import type { ReadSnapshot } from '../store/store.js';
 
@@ -13,6 +14,27 @@ const baseQueue = { realmId: 1, eventTypes: null, narrow: [], allPublicStreams: 
 const seqSnapshot = (upTo: number): ReadSnapshot => ({ isVisible: (s) => s.kind === 'seq' && s.seq <= upTo, toJSON: () => null });
 const notice = (seq: number | null, users: number[], event: Notice['event']): Notice => ({ realmId: 1, stamp: seq === null ? null : { kind: 'seq', seq }, users, event });
 const tick = () => new Promise((r) => setImmediate(r));
+
+/** What tells a test's poll that its client left: an AbortSignal, or a stand-in for an HTTP/1.1 connection. */
+interface PollCancel {
+  readonly aborted: boolean;
+  readonly pacedReads?: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** A long-poll as a promise of its answer (a waiting poll whose client leaves is never answered). */
+function poll(reg: QueueRegistry, q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, cancel: PollCancel): Promise<QueuedEvent[]> {
+  return new Promise((resolve) =>
+    reg.listen(q, lastEventId, dontBlock, {
+      get aborted() {
+        return cancel.aborted;
+      },
+      pacedReads: cancel.pacedReads === true,
+      onAbort: (listener) => cancel.addEventListener('abort', listener),
+      deliver: resolve,
+    }),
+  );
+}
 
 test('notices that arrive before the snapshot is known are kept only if the snapshot missed them', async () => {
   const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
@@ -92,8 +114,8 @@ test('a waiting poll is answered by the next event and a newer poll replaces an 
   const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
   const q = reg.create({ ...baseQueue, userId: 1 });
   reg.completeRegistration(q, seqSnapshot(0));
-  const older = reg.poll(q, -1, false, new AbortController().signal);
-  const newer = reg.poll(q, -1, false, new AbortController().signal);
+  const older = poll(reg, q, -1, false, new AbortController().signal);
+  const newer = poll(reg, q, -1, false, new AbortController().signal);
   assert.deepEqual(await older, []);
   reg.deliver([notice(1, [1], { type: 'realm_user', op: 'add' })]);
   const got = await newer;
@@ -112,10 +134,10 @@ test('while the event loop is busy, a queue answered moments ago waits out the l
     let n = 0;
     /** Answers the queue's poll with one event, then polls again and delivers the next event; resolves with how long that second answer took. */
     const busyRound = async () => {
-      const first = reg.poll(q, n - 1, false, cancel);
+      const first = poll(reg, q, n - 1, false, cancel);
       reg.deliver([notice(++n, [1], { type: 'realm_user', op: 'add', n })]);
       await first;
-      const second = reg.poll(q, n, false, cancel);
+      const second = poll(reg, q, n, false, cancel);
       const t0 = performance.now();
       let answeredAt = 0;
       void second.then(() => (answeredAt = performance.now()));
@@ -148,11 +170,11 @@ test('a queue answered moments ago gets the events of the next moments in one an
     const q = reg.create({ ...baseQueue, userId: 1 });
     reg.completeRegistration(q, seqSnapshot(0));
     const cancel = new AbortController().signal;
-    const first = reg.poll(q, -1, false, cancel);
+    const first = poll(reg, q, -1, false, cancel);
     reg.deliver([notice(1, [1], { type: 'realm_user', op: 'add', n: 1 })]);
     assert.deepEqual((await first).map((e) => e.n), [1]);
     // Busy: the next poll is held through the gap, collecting what arrives meanwhile.
-    const second = reg.poll(q, 0, false, cancel);
+    const second = poll(reg, q, 0, false, cancel);
     let answered = false;
     void second.then(() => (answered = true));
     reg.deliver([notice(2, [1], { type: 'realm_user', op: 'add', n: 2 })]);
@@ -162,7 +184,7 @@ test('a queue answered moments ago gets the events of the next moments in one an
     assert.deepEqual((await second).map((e) => e.n), [2, 3]);
     // Quiet: once the gap has passed, an event is answered at once.
     await new Promise((r) => setTimeout(r, 350));
-    const third = reg.poll(q, 2, false, cancel);
+    const third = poll(reg, q, 2, false, cancel);
     const t0 = performance.now();
     reg.deliver([notice(4, [1], { type: 'realm_user', op: 'add', n: 4 })]);
     assert.deepEqual((await third).map((e) => e.n), [4]);
@@ -170,7 +192,7 @@ test('a queue answered moments ago gets the events of the next moments in one an
     // dont_block never waits.
     reg.deliver([notice(5, [1], { type: 'realm_user', op: 'add', n: 5 })]);
     await tick();
-    assert.deepEqual((await reg.poll(q, 3, true, cancel)).map((e) => e.n), [5]);
+    assert.deepEqual((await poll(reg, q, 3, true, cancel)).map((e) => e.n), [5]);
   } finally {
     reg.stop();
     clearInterval(alive);
@@ -196,7 +218,7 @@ async function withPollingQueues(
     // HTTP/1.1 polls: the connection's next request is held back after the answer (ReadPacer).
     const cancel: PollCancel = opts.pacedReads ? { aborted: false, pacedReads: true, addEventListener: (t, l) => signal.addEventListener(t, l) } : signal;
     const answers = new Map<number, string[]>();
-    queues.forEach((q, i) => void reg.poll(q, -1, false, cancel).then((evs) => answers.set(i, evs.map((e) => e.type))));
+    queues.forEach((q, i) => void poll(reg, q, -1, false, cancel).then((evs) => answers.set(i, evs.map((e) => e.type))));
     await body({ reg, queues, users, answers, cancel });
   } finally {
     reg.stop();
@@ -215,7 +237,7 @@ test('answers waiting for their client to poll again are bounded; each returning
     await turns(100);
     assert.equal(answers.size, MAX_IN_FLIGHT);
     // Ten clients come back: ten more answers go out.
-    for (const i of [...answers.keys()].slice(0, 10)) void reg.poll(queues[i], 0, false, cancel);
+    for (const i of [...answers.keys()].slice(0, 10)) void poll(reg, queues[i], 0, false, cancel);
     await turns(100);
     assert.equal(answers.size, MAX_IN_FLIGHT + 10);
     // Clients that never come back stop counting after a while: everyone gets the event.
@@ -254,7 +276,7 @@ test('delivery starts on the next turn, but a poll sees every notice published b
   reg.deliver([notice(1, [1], { type: 'realm_user', op: 'add', n: 1 })]);
   // The publisher (a send) answers its own client before the fan-out runs.
   assert.equal(q.events.length, 0);
-  assert.deepEqual((await reg.poll(q, -1, true, new AbortController().signal)).map((e) => e.n), [1]);
+  assert.deepEqual((await poll(reg, q, -1, true, new AbortController().signal)).map((e) => e.n), [1]);
   reg.deliver([notice(2, [1], { type: 'realm_user', op: 'add', n: 2 })]);
   await tick();
   assert.deepEqual(q.events.map((e) => e.n), [1, 2], 'delivered without a poll too');
@@ -266,7 +288,7 @@ test('a non-blocking poll during a delivery in slices sees every notice publishe
   const { reg, q } = burstToOneQueue(total);
   await tick();
   assert.ok(q.events.length < total, 'the delivery is between slices');
-  const events = await reg.poll(q, -1, true, new AbortController().signal);
+  const events = await poll(reg, q, -1, true, new AbortController().signal);
   assert.equal(events.length, total);
   assert.ok(events.every((e, i) => e.n === i + 1));
   reg.stop();

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { ClientQueue, type QueueOptions, type QueuedEvent, type Waiter } from './queue.js';
+import { ClientQueue, type PollListener, type QueueOptions, type QueuedEvent } from './queue.js';
 import { eventsForQueue, ownMessageEvent, type VariantCache } from './transform.js';
 import { ReadPacer, type PausableReads } from './read-pacer.js';
 import type { Notice } from './types.js';
@@ -69,17 +69,6 @@ const BUSY_WINDOW_MS = 250;
  */
 export const MAX_IN_FLIGHT = 128;
 const IN_FLIGHT_EXPIRY_MS = 1000;
-
-/**
- * Tells a waiting poll that its client went away. An AbortSignal is one; the HTTP layer passes a
- * lighter object (no EventTarget per held long-poll).
- */
-export interface PollCancel {
-  readonly aborted: boolean;
-  /** Whether the connection's next request will be held back after the answer (holdReads). */
-  readonly pacedReads?: boolean;
-  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
-}
 
 export class QueueRegistry {
   private readonly queues = new Map<string, ClientQueue>();
@@ -168,8 +157,7 @@ export class QueueRegistry {
     this.woken.delete(q);
     this.deferred.delete(q);
     this.inFlight.delete(q);
-    const w = this.unpark(q);
-    w?.resolve([]);
+    this.unpark(q)?.deliver([]);
   }
 
   /** Removes every queue of a user (deactivation, API key change). */
@@ -290,7 +278,8 @@ export class QueueRegistry {
     this.wakeScheduled = false;
     const now = performance.now();
     this.expireInFlight(now);
-    let n = 0;
+    const listeners: PollListener[] = [];
+    const answers: QueuedEvent[][] = [];
     for (const q of this.woken) {
       if (this.inFlight.size >= MAX_IN_FLIGHT) {
         // Polls coming back wake us again; the timer covers clients that never do.
@@ -300,24 +289,28 @@ export class QueueRegistry {
       this.woken.delete(q);
       if (!q.waiter || q.events.length === 0) continue;
       if (this.deferIfRecent(q, now)) continue;
-      this.answer(q);
-      if (++n >= ANSWERS_PER_TURN) {
+      listeners.push(this.takeForAnswer(q));
+      answers.push(q.events.slice());
+      if (listeners.length >= ANSWERS_PER_TURN) {
         this.wake();
         break;
       }
     }
+    // Written once this turn is settled: an answer's connection is held back (holdReads) only
+    // while more answers follow, which `answering` now tells.
+    for (let i = 0; i < listeners.length; i++) listeners[i].deliver(answers[i]);
     // Held connections come back once nothing is left to answer, or when held too long (ReadPacer).
     this.reads.kick();
   }
 
-  /** Answers a queue's waiting poll with everything pending. */
-  private answer(q: ClientQueue): void {
+  /** Takes a queue's waiting poll to be answered with everything pending. */
+  private takeForAnswer(q: ClientQueue): PollListener {
     const w = this.unpark(q)!;
     q.lastTouched = this.opts.now();
     q.lastAnsweredAt = performance.now();
     this.inFlight.delete(q);
-    if (!w.paced) this.inFlight.add(q);
-    w.resolve(q.events.slice());
+    if (!w.pacedReads) this.inFlight.add(q);
+    return w;
   }
 
   /** Forgets answers older than IN_FLIGHT_EXPIRY_MS (oldest first, so it stops at the first recent one). */
@@ -377,16 +370,18 @@ export class QueueRegistry {
   }
 
   /**
-   * A long-poll: acknowledges lastEventId, then returns pending events at once, or waits for the
-   * next ones (a heartbeat after heartbeatSecs of silence), or returns [] when dontBlock.
+   * A long-poll: acknowledges lastEventId, then answers the listener with pending events at once,
+   * or when the next ones arrive (a heartbeat after heartbeatSecs of silence), or with [] when
+   * dontBlock. The answer may come before this returns.
    */
-  poll(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, cancel: PollCancel): Promise<QueuedEvent[]> {
+  listen(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, listener: PollListener): void {
     // Notices published before this poll arrived are in its queue before it looks.
     this.pumpNow();
     if (dontBlock && this.pumping) {
       // A delivery is between slices: a poll that answers with what is there waits for it to end,
       // or it could miss notices published before it (a client reading right after its own change).
-      return new Promise<void>((r) => this.afterPump.push(r)).then(() => this.poll(q, lastEventId, dontBlock, cancel));
+      this.afterPump.push(() => this.listen(q, lastEventId, dontBlock, listener));
+      return;
     }
     q.lastTouched = this.opts.now();
     if (lastEventId !== undefined) q.acknowledge(lastEventId);
@@ -398,34 +393,29 @@ export class QueueRegistry {
     if (dontBlock || (q.events.length && now >= q.lastAnsweredAt + this.gapMs())) {
       if (q.events.length) {
         q.lastAnsweredAt = now;
-        if (!cancel.pacedReads) this.inFlight.add(q);
+        if (!listener.pacedReads) this.inFlight.add(q);
       }
-      return Promise.resolve(q.events.slice());
+      listener.deliver(q.events.slice());
+      return;
     }
     // A newer poll replaces an older one on the same queue; the older returns empty.
-    this.unpark(q)?.resolve([]);
-    if (cancel.aborted) return Promise.resolve([]);
-    return new Promise((resolve) => {
-      const waiter = { resolve, deadline: performance.now() + this.opts.heartbeatSecs * 1000, paced: cancel.pacedReads === true };
-      q.waiter = waiter;
-      this.waiting.add(q);
-      this.armHeartbeat();
-      if (q.events.length) this.deferIfRecent(q, now);
-      cancel.addEventListener(
-        'abort',
-        () => {
-          if (q.waiter !== waiter) return;
-          this.unpark(q);
-          q.lastTouched = this.opts.now();
-          resolve([]);
-        },
-        { once: true },
-      );
+    this.unpark(q)?.deliver([]);
+    // Nobody is left to answer.
+    if (listener.aborted) return;
+    q.waiter = listener;
+    q.waitDeadline = now + this.opts.heartbeatSecs * 1000;
+    this.waiting.add(q);
+    this.armHeartbeat();
+    if (q.events.length) this.deferIfRecent(q, now);
+    listener.onAbort(() => {
+      if (q.waiter !== listener) return;
+      this.unpark(q);
+      q.lastTouched = this.opts.now();
     });
   }
 
   /** Takes the queue's waiting poll off the heartbeat list and returns it (to be answered). */
-  private unpark(q: ClientQueue): Waiter | null {
+  private unpark(q: ClientQueue): PollListener | null {
     const w = q.waiter;
     if (!w) return null;
     q.waiter = null;
@@ -442,7 +432,7 @@ export class QueueRegistry {
     if (this.heartbeatTimer) return;
     const first = this.waiting.values().next().value;
     if (!first?.waiter) return;
-    this.heartbeatTimer = setTimeout(() => this.heartbeats(), Math.max(0, first.waiter.deadline - performance.now()) + 1);
+    this.heartbeatTimer = setTimeout(() => this.heartbeats(), Math.max(0, first.waitDeadline - performance.now()) + 1);
     // A held long-poll's socket keeps the process alive; the timer alone should not.
     this.heartbeatTimer.unref();
   }
@@ -452,7 +442,7 @@ export class QueueRegistry {
     this.heartbeatTimer = null;
     const now = performance.now();
     for (const q of this.waiting) {
-      if (q.waiter!.deadline > now) break;
+      if (q.waitDeadline > now) break;
       q.push({ type: 'heartbeat' });
       // Answered like any woken queue, in paced turns: queues registered together (after a restart,
       // thousands) fall due together, and answering them at once would flood the loop as a fan-out
@@ -494,7 +484,7 @@ export class QueueRegistry {
     this.inFlightTimer = null;
     this.inFlight.clear();
     this.reads.releaseAll();
-    for (const q of this.queues.values()) this.unpark(q)?.resolve(q.events.slice());
+    for (const q of this.queues.values()) this.unpark(q)?.deliver(q.events.slice());
   }
 
   save(file: string): void {

@@ -4,7 +4,7 @@ import type { HttpRequest } from './types.js';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { ApiError, unauthorized } from './errors.js';
-import { memoByString } from './string-memo.js';
+import { detached, memoByString } from './string-memo.js';
 
 /** The organization subdomain a Host header names, relative to the configured external host. */
 let rootOf = { url: '', subdomain: (_host: string) => '' };
@@ -87,7 +87,8 @@ export function authenticate(app: AppContext, realm: Realm, req: HttpRequest): U
 }
 
 function verified(app: AppContext, header: string, user: User): User {
-  app.caches.rememberVerifiedHeader(header, user);
+  // Kept for as long as the user is cached: a copy, not a slice of this request's head.
+  app.caches.rememberVerifiedHeader(detached(header), user);
   return user;
 }
 

@@ -1,7 +1,7 @@
 // Declares how a view authenticates: with a user (the default), optionally, or not at all.
-import type { ApiRequest, AuthedRequest, Handler, ViewResult } from './types.js';
+import type { ApiRequest, AuthedRequest, Handler, LATER, ViewResult } from './types.js';
 
-export function authed(fn: (req: AuthedRequest) => Promise<ViewResult>): Handler {
+export function authed(fn: (req: AuthedRequest) => Promise<ViewResult> | typeof LATER): Handler {
   const h = fn as Handler;
   h.auth = 'user';
   return h;

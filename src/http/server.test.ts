@@ -84,11 +84,11 @@ function recordedResponse() {
 test('a result that cannot be serialized is answered 500 and reported, not thrown', () => {
   const unexpected: unknown[] = [];
   const ok = recordedResponse();
-  respond(ok.res, new Params({ raw: new Map([['stray', '1']]), used: new Set() }), { n: 1 }, (e) => unexpected.push(e));
+  respond(ok.res, new Params({ raw: new Map([['stray', '1']]), used: new Set() }).ignored(), { n: 1 }, (e) => unexpected.push(e));
   assert.equal(ok.out.status, 200);
   assert.deepEqual(JSON.parse(ok.out.body), { result: 'success', msg: '', n: 1, ignored_parameters_unsupported: ['stray'] });
   const bad = recordedResponse();
-  respond(bad.res, new Params({ raw: new Map(), used: new Set() }), { n: 10n }, (e) => unexpected.push(e));
+  respond(bad.res, [], { n: 10n }, (e) => unexpected.push(e));
   assert.equal(bad.out.status, 500);
   assert.deepEqual(JSON.parse(bad.out.body), { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
   assert.equal(unexpected.length, 1);

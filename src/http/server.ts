@@ -8,7 +8,8 @@ import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
 import { NON_API_ROUTE, type Router } from './router.js';
-import { RawResponse, type ApiRequest, type CloseSignal, type HttpRequest, type HttpResponse, type ViewResult } from './types.js';
+import { LATER, RawResponse, type ApiRequest, type HttpRequest, type HttpResponse, type Reply, type ViewResult } from './types.js';
+import type { QueueRegistry } from '../events/registry.js';
 import type { Realm, User } from '../store/schema.js';
 import type { UploadedFile } from './body.js';
 
@@ -33,14 +34,8 @@ export function splitTarget(target: string): { pathname: string; query: string }
   return { pathname: url.pathname, query: url.search.slice(1) };
 }
 
-/**
- * What a view receives. A class so that the abort machinery costs nothing until a view asks:
- * `signal` makes an AbortController on first use; `closed` is this object itself, listening to the
- * response's close event, which is all a held long-poll needs.
- */
-class Request implements ApiRequest, CloseSignal {
-  private aborter: AbortController | null = null;
-
+/** What a view receives. */
+class Request implements ApiRequest {
   constructor(
     public app: AppContext,
     public realm: Realm,
@@ -51,20 +46,25 @@ class Request implements ApiRequest, CloseSignal {
     public clientName: string,
     public http: HttpRequest,
     private readonly res: HttpResponse,
+    private readonly onUnexpected: (err: unknown) => void,
   ) {}
 
-  get signal(): AbortSignal {
-    if (!this.aborter) {
-      const aborter = (this.aborter = new AbortController());
-      if (isClosed(this.res)) aborter.abort();
-      else this.res.on('close', () => aborter.abort());
-    }
-    return this.aborter.signal;
+  replyLater(): Reply {
+    return new LaterReply(this.res, this.params.ignored(), this.app.queues, this.onUnexpected);
   }
+}
 
-  get closed(): CloseSignal {
-    return this;
-  }
+/**
+ * An answer sent after the view returned. It keeps the response alone, not the request, its
+ * parameters and its head: a held long-poll is one of these, and thousands are held at once.
+ */
+class LaterReply implements Reply {
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly ignored: readonly string[],
+    private readonly queues: QueueRegistry,
+    private readonly onUnexpected: (err: unknown) => void,
+  ) {}
 
   get aborted(): boolean {
     return isClosed(this.res);
@@ -74,9 +74,17 @@ class Request implements ApiRequest, CloseSignal {
     return !isHttp2(this.res);
   }
 
+  onAbort(listener: () => void): void {
+    const res = this.res;
+    // 'close' also follows a written answer.
+    res.on('close', () => {
+      if (!res.headersSent) listener();
+    });
+  }
+
   holdNextRequest(): void {
     const res = this.res;
-    const queues = this.app.queues;
+    const queues = this.queues;
     // Usually nothing else is being answered: then no listener at all on this long-poll's response.
     // The response is written in this same turn, so the registry's state is the same at 'finish'.
     if (!queues.answering) return;
@@ -90,9 +98,12 @@ class Request implements ApiRequest, CloseSignal {
     res.once('finish', () => queues.holdReads(socket));
   }
 
-  /** 'close' fires once, when the client goes away or after the response was sent. */
-  addEventListener(_type: 'abort', listener: () => void): void {
-    this.res.on('close', listener);
+  send(result: ViewResult): void {
+    respond(this.res, this.ignored, result, this.onUnexpected);
+  }
+
+  fail(err: unknown): void {
+    fail(this.res, err, this.onUnexpected);
   }
 }
 
@@ -155,21 +166,20 @@ function logWhenDone(req: HttpRequest, res: HttpResponse): void {
 }
 
 /** Writes a view's result: a raw response as it is, else the success envelope (exported for tests). */
-export function respond(res: HttpResponse, p: Params, result: ViewResult, onUnexpected: (err: unknown) => void): void {
+export function respond(res: HttpResponse, ignored: readonly string[], result: ViewResult, onUnexpected: (err: unknown) => void): void {
   try {
-    writeResult(res, p, result);
+    writeResult(res, ignored, result);
   } catch (err) {
     // A result that cannot be written (it does not serialize): a 500, as an exception in the view would be.
     fail(res, err, onUnexpected);
   }
 }
 
-function writeResult(res: HttpResponse, p: Params, result: ViewResult): void {
+function writeResult(res: HttpResponse, ignored: readonly string[], result: ViewResult): void {
   if (result instanceof RawResponse) {
     send(res, result.status, result.body, result.headers);
     return;
   }
-  const ignored = p.ignored();
   const envelope: Record<string, unknown> = { result: 'success', msg: '', ...result };
   if (ignored.length) envelope.ignored_parameters_unsupported = ignored;
   sendJson(res, 200, envelope);
@@ -218,10 +228,11 @@ export function createRequestHandler(app: AppContext, router: Router, onUnexpect
       const user = userOrPending instanceof Promise ? await userOrPending : userOrPending;
       if (mode === 'user' && !user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
       const p = new Params({ raw: params, used: new Set() });
-      // Returned rather than awaited: while a long-poll is held, this function's frame is gone and
-      // only the two callbacks below wait (the frame and its locals were a few hundred bytes per poll).
-      return match.handler(new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res)).then(
-        (result) => respond(res, p, result, onUnexpected),
+      const answer = match.handler(new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res, onUnexpected));
+      // A view answering later (a held long-poll) keeps its reply, and nothing of this request.
+      if (answer === LATER) return;
+      return answer.then(
+        (result) => respond(res, p.ignored(), result, onUnexpected),
         (err: unknown) => fail(res, err, onUnexpected),
       );
     } catch (err) {

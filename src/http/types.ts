@@ -25,25 +25,34 @@ export interface ApiRequest {
   /** Name of the sending client, from the User-Agent (as the original records it). */
   clientName: string;
   http: HttpRequest;
-  /** Fires when the client goes away before the response is sent (made on first use). */
-  readonly signal: AbortSignal;
-  /** The same as `signal` without an AbortController: what a held long-poll listens to. */
-  readonly closed: CloseSignal;
   /**
-   * Once this response is written, the connection's next request waits until the event queues
-   * release it (a long-poll answer: see events/read-pacer.ts). Nothing happens where
-   * `closed.pacedReads` is false.
+   * For a view that answers after it returns (a held long-poll): it returns LATER and answers
+   * through this. Parameters it reads afterwards do not count as used.
    */
-  holdNextRequest(): void;
+  replyLater(): Reply;
 }
 
-/** The part of AbortSignal a long-poll needs; `abort` fires when the connection closes. */
-export interface CloseSignal {
+/** A view's answer given after the view returned (see ApiRequest.replyLater). */
+export interface Reply {
+  /** The client has gone away: nothing sent will reach it. */
   readonly aborted: boolean;
   /** Whether holdNextRequest holds anything back: an HTTP/1.1 connection carries one request at a time; an HTTP/2 one many. */
   readonly pacedReads: boolean;
-  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  /** Calls listener once if the client goes away before the answer is sent. */
+  onAbort(listener: () => void): void;
+  /**
+   * Once the answer is written, the connection's next request waits until the event queues
+   * release it (a long-poll answer: see events/read-pacer.ts).
+   */
+  holdNextRequest(): void;
+  /** Sends the result as a view's return value would be sent. */
+  send(result: ViewResult): void;
+  /** Sends the error's envelope, as if the view had thrown it. */
+  fail(err: unknown): void;
 }
+
+/** What a view that answers through replyLater() returns. */
+export const LATER: unique symbol = Symbol('answered later');
 
 export interface AuthedRequest extends ApiRequest {
   user: User;
@@ -60,4 +69,4 @@ export class RawResponse {
   ) {}
 }
 
-export type Handler = ((req: ApiRequest) => Promise<ViewResult>) & { auth?: 'user' | 'optional' | 'none' };
+export type Handler = ((req: ApiRequest) => Promise<ViewResult> | typeof LATER) & { auth?: 'user' | 'optional' | 'none' };

@@ -6,7 +6,9 @@ import { vObject, vStrList } from '../http/params.js';
 import { parseNarrow } from '../lib/narrow-parse.js';
 import { includeSubscribersParam } from '../lib/streams/params.js';
 import { readState, registerQueue, type RegisterInput } from '../events/register.js';
-import { RawResponse, type ApiRequest, type AuthedRequest } from '../http/types.js';
+import { LATER, RawResponse, type ApiRequest, type AuthedRequest, type Reply } from '../http/types.js';
+import type { QueueRegistry } from '../events/registry.js';
+import type { ClientQueue, PollListener, QueuedEvent } from '../events/queue.js';
 import { eventsJson } from '../events/transform.js';
 import { realmSettings } from '../lib/realm-settings.js';
 
@@ -72,7 +74,7 @@ function ownedQueue(req: AuthedRequest, id: string) {
 const REGISTRATION_ONLY = ['event_types', 'apply_markdown', 'client_gravatar', 'all_public_streams', 'narrow', 'client_capabilities'];
 
 /**
- * Not an async function: a held long-poll then keeps a promise reaction, not a suspended frame
+ * Not an async function, and no promise: a held long-poll keeps only its reply and an EventsAnswer
  * (thousands are held at once). Errors thrown before the poll reach the HTTP layer all the same.
  */
 const getEvents = authed((req) => {
@@ -80,29 +82,68 @@ const getEvents = authed((req) => {
   const queueId = p.str('queue_id');
   const lastEventId = p.int('last_event_id');
   const dontBlock = p.bool('dont_block', false);
-  if (queueId === undefined) return registerAndPoll(req, lastEventId, dontBlock);
+  if (queueId === undefined) {
+    const input = registerInput(req, true);
+    const tail = ignoredTail(req);
+    const reply = req.replyLater();
+    registerQueue(req.app, req.realm, req.user, input).then(
+      ({ queue }) => listen(req.app.queues, queue, lastEventId, dontBlock, reply, tail),
+      (err: unknown) => reply.fail(err),
+    );
+    return LATER;
+  }
   // Parameters meant for implicit registration are meaningless with an existing queue.
   for (const k of REGISTRATION_ONLY) p.str(k);
-  return pollQueue(req, queueId, lastEventId, dontBlock);
+  const q = ownedQueue(req, queueId);
+  listen(req.app.queues, q, lastEventId, dontBlock, req.replyLater(), ignoredTail(req));
+  return LATER;
 });
 
-/** GET /events without a queue_id registers a queue first (as the original allows). */
-async function registerAndPoll(req: AuthedRequest, lastEventId: number | undefined, dontBlock: boolean): Promise<RawResponse> {
-  const { queue } = await registerQueue(req.app, req.realm, req.user, registerInput(req, true));
-  return pollQueue(req, queue.id, lastEventId, dontBlock);
+/** The envelope's end for parameters the poll did not use (usually none: an empty string). */
+function ignoredTail(req: ApiRequest): string {
+  const ignored = req.params.ignored();
+  return ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
 }
 
-function pollQueue(req: AuthedRequest, queueId: string, lastEventId: number | undefined, dontBlock: boolean): Promise<RawResponse> {
-  const q = ownedQueue(req, queueId);
-  return req.app.queues.poll(q, lastEventId, dontBlock, req.closed).then((events) => {
+function listen(queues: QueueRegistry, q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, reply: Reply, tail: string): void {
+  try {
+    queues.listen(q, lastEventId, dontBlock, new EventsAnswer(reply, q.id, tail));
+  } catch (err) {
+    reply.fail(err);
+  }
+}
+
+/** A long-poll waiting on its queue: answers with the events envelope. */
+class EventsAnswer implements PollListener {
+  constructor(
+    private readonly reply: Reply,
+    /** The queue's own ID string (the request's copy would keep the request's head alive). */
+    private readonly queueId: string,
+    private readonly tail: string,
+  ) {}
+
+  get aborted(): boolean {
+    return this.reply.aborted;
+  }
+
+  get pacedReads(): boolean {
+    return this.reply.pacedReads;
+  }
+
+  onAbort(listener: () => void): void {
+    this.reply.onAbort(listener);
+  }
+
+  deliver(events: QueuedEvent[]): void {
     // The client polls again as soon as it reads this: that next poll waits while other answers go out.
-    req.holdNextRequest();
-    // The same envelope the server would build, from events serialized once per shared message variant.
-    const ignored = req.params.ignored();
-    const tail = ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
-    const body = `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(queueId)}${tail}}`;
-    return new RawResponse(200, body, JSON_HEADERS);
-  });
+    this.reply.holdNextRequest();
+    try {
+      // The same envelope the server would build, from events serialized once per shared message variant.
+      this.reply.send(new RawResponse(200, `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(this.queueId)}${this.tail}}`, JSON_HEADERS));
+    } catch (err) {
+      this.reply.fail(err);
+    }
+  }
 }
 
 const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json' });
