@@ -1,7 +1,8 @@
 // One listening port for HTTP/1.1 and cleartext HTTP/2 (prior knowledge): each connection goes to the server its first bytes name.
 import http from 'node:http';
-import http2 from 'node:http2';
+import type http2 from 'node:http2';
 import net from 'node:net';
+import { createRequire } from 'node:module';
 import type { HttpRequest, HttpResponse } from './types.js';
 import { LeanHttp1 } from './h1-lean.js';
 
@@ -45,15 +46,23 @@ export function createListener(onRequest: (req: HttpRequest, res: HttpResponse) 
       socket.resume();
     },
   });
-  const h2 = http2.createServer({ settings: { maxConcurrentStreams: H2_MAX_STREAMS } }, onRequest);
-  // An HTTP/2 connection silent for this long is closed, as an idle HTTP/1.1 one is (the caller
-  // makes it longer than the heartbeat, which every held long-poll gets).
-  h2.setTimeout(opts.keepAliveTimeoutMs);
   const sessions = new Set<http2.ServerHttp2Session>();
-  h2.on('session', (session) => {
-    sessions.add(session);
-    session.once('close', () => sessions.delete(session));
-  });
+  // Made at the first HTTP/2 connection: Node's HTTP/2 module and its server cost a server that
+  // never sees one about 2.4 MB of memory (docs/performance.md, twelfth pass).
+  let h2: http2.Http2Server | null = null;
+  const h2Server = (): http2.Http2Server => {
+    if (h2) return h2;
+    const { createServer } = createRequire(import.meta.url)('node:http2') as typeof http2;
+    h2 = createServer({ settings: { maxConcurrentStreams: H2_MAX_STREAMS } }, onRequest);
+    // An HTTP/2 connection silent for this long is closed, as an idle HTTP/1.1 one is (the caller
+    // makes it longer than the heartbeat, which every held long-poll gets).
+    h2.setTimeout(opts.keepAliveTimeoutMs);
+    h2.on('session', (session) => {
+      sessions.add(session);
+      session.once('close', () => sessions.delete(session));
+    });
+    return h2;
+  };
   // Connections whose first bytes have not come yet belong to neither server. The listeners below
   // are shared and all removed once a server takes the socket: a held long-poll's connection then
   // keeps nothing of ours (thousands are held at once).
@@ -89,7 +98,7 @@ export function createListener(onRequest: (req: HttpRequest, res: HttpResponse) 
         // The HTTP/2 server reads what was already received from the socket's buffer, then from the socket.
         socket.pause();
         socket.unshift(first);
-        h2.emit('connection', socket);
+        h2Server().emit('connection', socket);
       } else {
         lean.take(socket, first);
       }
@@ -102,7 +111,7 @@ export function createListener(onRequest: (req: HttpRequest, res: HttpResponse) 
   server.once('close', () => {
     lean.close();
     h1.close();
-    h2.close();
+    h2?.close();
   });
   return {
     server,
