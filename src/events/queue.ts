@@ -51,6 +51,8 @@ export class ClientQueue {
   waiter: PollListener | null = null;
   /** performance.now() at which the waiting poll gets a heartbeat (the registry's one timer checks it). */
   waitDeadline = 0;
+  /** The registry's number of the last notice delivered to this queue through its user (see recipientsOf). */
+  reachedBy = 0;
   lastTouched: number;
   /** performance.now() of the last answer carrying events (the registry spaces answers by it). */
   lastAnsweredAt = -Infinity;

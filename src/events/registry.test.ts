@@ -76,6 +76,24 @@ test('empty topics are shown as the display name to clients without empty_topic_
   assert.equal('__empty_topic_name' in modern.events[0], false);
 });
 
+test('a public channel notice reaches all-public-streams queues once, whether or not their user is a recipient', async () => {
+  const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
+  const recipient = reg.create({ ...baseQueue, userId: 1, allPublicStreams: true });
+  const outsider = reg.create({ ...baseQueue, userId: 2, allPublicStreams: true });
+  const plain = reg.create({ ...baseQueue, userId: 3 });
+  for (const q of [recipient, outsider, plain]) reg.completeRegistration(q, seqSnapshot(0));
+  reg.deliver([
+    { ...notice(1, [1, 3], { type: 'realm_user', op: 'add', n: 1 }), publicStreamId: 9 },
+    { ...notice(2, [3], { type: 'realm_user', op: 'add', n: 2 }), publicStreamId: 9 },
+    notice(3, [1], { type: 'realm_user', op: 'add', n: 3 }),
+  ]);
+  await tick();
+  assert.deepEqual(recipient.events.map((e) => e.n), [1, 2, 3]);
+  assert.deepEqual(outsider.events.map((e) => e.n), [1, 2]);
+  assert.deepEqual(plain.events.map((e) => e.n), [1, 2]);
+  reg.stop();
+});
+
 test('a large fan-out is delivered completely and in order, across slices', async () => {
   const reg = new QueueRegistry({ nodeId: 't', heartbeatSecs: 50, now });
   const users = Array.from({ length: 5000 }, (_, i) => i + 1);

@@ -76,6 +76,8 @@ export class QueueRegistry {
   private readonly publicListeners = new Map<number, Set<ClientQueue>>();
   private readonly backlog: Notice[] = [];
   private pumping = false;
+  /** Numbers the notices delivered, for ClientQueue.reachedBy. */
+  private noticeMarks = 0;
   /** The delivery deliver() scheduled for the next turn, until it starts. */
   private pumpSoon: NodeJS.Immediate | null = null;
   /** Non-blocking polls that arrived while the pump was between slices, resumed when it is done. */
@@ -226,21 +228,23 @@ export class QueueRegistry {
    */
   private *recipientsOf(notice: Notice): Generator<number> {
     const cache: VariantCache = new Map();
-    const seen = notice.publicStreamId !== undefined ? new Set<ClientQueue>() : null;
+    // Queues reached through their user carry this notice's mark, so the all-public-streams pass
+    // below skips them (a field per queue rather than a set of 10,000 queues per message).
+    const mark = ++this.noticeMarks;
     let reached = 0;
     for (const userId of notice.users) {
       const set = this.byUser.get(userId);
       if (!set) continue;
       for (const q of set) {
         if (q.opts.realmId !== notice.realmId) continue;
-        seen?.add(q);
+        q.reachedBy = mark;
         this.pushTo(q, notice, cache);
         if (++reached % CLOCK_EVERY === 0) yield reached;
       }
     }
-    if (seen) {
+    if (notice.publicStreamId !== undefined) {
       for (const q of this.publicListeners.get(notice.realmId) ?? []) {
-        if (!seen.has(q)) this.pushTo(q, notice, cache);
+        if (q.reachedBy !== mark) this.pushTo(q, notice, cache);
       }
     }
   }
