@@ -158,6 +158,43 @@ test('a paused connection reads its next request only when resumed', async () =>
   await h.close();
 });
 
+test('a held connection keeps what its client sends, past the timeouts and past the read-ahead limit, and serves it all once resumed', async () => {
+  const seen: string[] = [];
+  let conn: LeanResponse['connection'] | null = null;
+  const h = await harness((req, res) => {
+    seen.push(`${req.method} ${req.url} ${req.body.length}`);
+    conn = res.connection;
+    ok(req, res);
+  });
+  const sock = net.connect(h.port, '127.0.0.1');
+  try {
+    let got = '';
+    sock.on('data', (d: Buffer) => (got += d.toString('latin1')));
+    sock.on('error', () => {});
+    sock.write('GET /one HTTP/1.1\r\nHost: h\r\n\r\n');
+    for (let i = 0; i < 100 && !conn; i++) await new Promise((r) => setTimeout(r, 10));
+    conn!.pause();
+    const body = 'x'.repeat(1024 * 1024);
+    sock.write(`POST /big HTTP/1.1\r\nHost: h\r\nContent-Length: ${body.length}\r\n\r\n${body}GET /two HTTP/1.1\r\nHost: h\r\n\r\n`);
+    // Past the read-ahead limit (a head and a largest body): the socket stops being read meanwhile.
+    const more = 'y'.repeat(200 * 1024);
+    sock.write(`POST /more HTTP/1.1\r\nHost: h\r\nContent-Length: ${more.length}\r\n\r\n${more}GET /three HTTP/1.1\r\nHost: h\r\n\r\n`);
+    // Longer than the 300 ms headers timeout: a held request is the server's wait, not the client's.
+    await new Promise((r) => setTimeout(r, 700));
+    assert.deepEqual(seen, ['GET /one 0']);
+    assert.doesNotMatch(got, /408/);
+    conn!.resume();
+    for (let i = 0; i < 300 && seen.length < 5; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(seen, ['GET /one 0', `POST /big ${body.length}`, 'GET /two 0', `POST /more ${more.length}`, 'GET /three 0']);
+    for (let i = 0; i < 100 && (got.match(/200 OK/g) ?? []).length < 5; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal((got.match(/200 OK/g) ?? []).length, 5);
+  } finally {
+    // A failed assertion must not leave the server open (the test run would hang).
+    sock.destroy();
+    await h.close();
+  }
+});
+
 test('an unsupported request goes to the other server with every byte, after the lean answers before it', async () => {
   const h = await harness(ok);
   const next = 'POST /b HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n';

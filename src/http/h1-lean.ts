@@ -167,6 +167,10 @@ export interface LeanServerOptions {
   handOver: (socket: net.Socket) => void;
 }
 
+function serveConnection(c: LeanConnection): void {
+  c.serve();
+}
+
 /** One socket's requests, one at a time. Also what the read pacer pauses (PausableReads). */
 export class LeanConnection {
   private chunks: Buffer[] = [];
@@ -207,15 +211,23 @@ export class LeanConnection {
     this.onData(first);
   }
 
+  /**
+   * Stops serving requests; the socket goes on delivering what arrives, which waits in `chunks`.
+   * (Pausing the socket itself stops nothing sooner: a net.Socket still reads, into its own
+   * buffer, and gives it back on a later tick through its stream machinery.)
+   */
   pause(): void {
     this.held = true;
-    this.socket.pause();
   }
 
   resume(): void {
     this.held = false;
-    if (!this.throttled) this.socket.resume();
-    this.serve();
+    if (this.throttled && !this.current) {
+      this.throttled = false;
+      this.socket.resume();
+    }
+    // On the next tick, as a resumed stream would: the read pacer releases many in one loop.
+    if (this.buffered) process.nextTick(serveConnection, this);
   }
 
   /** Whether nothing is being answered or received (what server close and the keep-alive timeout end). */
@@ -225,7 +237,8 @@ export class LeanConnection {
 
   /** Ends the connection if its timeout has passed. */
   expire(now: number, opts: LeanServerOptions): void {
-    if (this.current || this.socket.destroyed) return;
+    // A held connection's request waits for the read pacer (at most MAX_HOLD_MS), not for its client.
+    if (this.current || this.held || this.socket.destroyed) return;
     if (this.buffered === 0) {
       if (now - this.since > opts.keepAliveTimeoutMs) this.socket.destroy();
     } else if (now - this.since > opts.headersTimeoutMs) {
@@ -254,9 +267,10 @@ export class LeanConnection {
     this.current = null;
     this.since = performance.now();
     if (close) return;
-    if (this.throttled) {
+    // A held connection's socket starts again when the read pacer lets it go (resume).
+    if (this.throttled && !this.held) {
       this.throttled = false;
-      if (!this.held) this.socket.resume();
+      this.socket.resume();
     }
     // A request sent ahead (pipelined) is served on a later turn, not inside this response's caller.
     if (this.buffered && !this.serving) setImmediate(() => this.serve());
@@ -266,7 +280,7 @@ export class LeanConnection {
     if (this.buffered === 0 && this.current === null) this.since = performance.now();
     this.chunks.push(chunk);
     this.buffered += chunk.length;
-    if (this.current) {
+    if (this.current || this.held) {
       if (this.buffered > MAX_AHEAD_BYTES) {
         this.throttled = true;
         this.socket.pause();
@@ -276,7 +290,7 @@ export class LeanConnection {
     this.serve();
   }
 
-  private serve(): void {
+  serve(): void {
     if (this.serving) return;
     this.serving = true;
     try {
