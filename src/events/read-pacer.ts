@@ -40,8 +40,8 @@ export class ReadPacer {
 
   /**
    * Stops reading the connection until a later turn releases it, if answers are still going out:
-   * otherwise its next request could delay nothing, and pausing and resuming the socket has a cost
-   * of its own (two more system calls).
+   * otherwise its next request could delay nothing, and holding and releasing have a cost of their
+   * own.
    */
   hold(conn: PausableReads): void {
     if (conn.destroyed || !this.busy()) return;

@@ -178,7 +178,7 @@ export class LeanConnection {
   /** The head of the request whose body is still arriving. */
   private head: RequestHead | null = null;
   private current: LeanResponse | null = null;
-  /** Paused by the read pacer: no request is read until resume(). */
+  /** Held by the read pacer: no request is served until resume(). */
   private held = false;
   /** Paused because the client sent too much ahead of the answer. */
   private throttled = false;
