@@ -61,7 +61,7 @@ class Request implements ApiRequest {
 class LaterReply implements Reply {
   constructor(
     private readonly res: HttpResponse,
-    private readonly ignored: readonly string[],
+    readonly ignored: readonly string[],
     private readonly queues: QueueRegistry,
     private readonly onUnexpected: (err: unknown) => void,
   ) {}

@@ -34,6 +34,8 @@ export interface ApiRequest {
 
 /** A view's answer given after the view returned (see ApiRequest.replyLater). */
 export interface Reply {
+  /** The parameters the view had not read when it took this reply (reported with a success). */
+  readonly ignored: readonly string[];
   /** The client has gone away: nothing sent will reach it. */
   readonly aborted: boolean;
   /** Whether holdNextRequest holds anything back: an HTTP/1.1 connection carries one request at a time; an HTTP/2 one many. */

@@ -84,10 +84,9 @@ const getEvents = authed((req) => {
   const dontBlock = p.bool('dont_block', false);
   if (queueId === undefined) {
     const input = registerInput(req, true);
-    const tail = ignoredTail(req);
     const reply = req.replyLater();
     registerQueue(req.app, req.realm, req.user, input).then(
-      ({ queue }) => listen(req.app.queues, queue, lastEventId, dontBlock, reply, tail),
+      ({ queue }) => listen(req.app.queues, queue, lastEventId, dontBlock, reply),
       (err: unknown) => reply.fail(err),
     );
     return LATER;
@@ -95,19 +94,13 @@ const getEvents = authed((req) => {
   // Parameters meant for implicit registration are meaningless with an existing queue.
   for (const k of REGISTRATION_ONLY) p.str(k);
   const q = ownedQueue(req, queueId);
-  listen(req.app.queues, q, lastEventId, dontBlock, req.replyLater(), ignoredTail(req));
+  listen(req.app.queues, q, lastEventId, dontBlock, req.replyLater());
   return LATER;
 });
 
-/** The envelope's end for parameters the poll did not use (usually none: an empty string). */
-function ignoredTail(req: ApiRequest): string {
-  const ignored = req.params.ignored();
-  return ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
-}
-
-function listen(queues: QueueRegistry, q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, reply: Reply, tail: string): void {
+function listen(queues: QueueRegistry, q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, reply: Reply): void {
   try {
-    queues.listen(q, lastEventId, dontBlock, new EventsAnswer(reply, q.id, tail));
+    queues.listen(q, lastEventId, dontBlock, new EventsAnswer(reply, q.id));
   } catch (err) {
     reply.fail(err);
   }
@@ -119,7 +112,6 @@ class EventsAnswer implements PollListener {
     private readonly reply: Reply,
     /** The queue's own ID string (the request's copy would keep the request's head alive). */
     private readonly queueId: string,
-    private readonly tail: string,
   ) {}
 
   get aborted(): boolean {
@@ -139,7 +131,9 @@ class EventsAnswer implements PollListener {
     this.reply.holdNextRequest();
     try {
       // The same envelope the server would build, from events serialized once per shared message variant.
-      this.reply.send(new RawResponse(200, `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(this.queueId)}${this.tail}}`, JSON_HEADERS));
+      const ignored = this.reply.ignored;
+      const tail = ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
+      this.reply.send(new RawResponse(200, `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(this.queueId)}${tail}}`, JSON_HEADERS));
     } catch (err) {
       this.reply.fail(err);
     }
