@@ -34,8 +34,11 @@ export interface PollListener {
   readonly aborted: boolean;
   /** Its connection's next request is held back after the answer (ReadPacer): the answer cannot come back as a flood. */
   readonly pacedReads: boolean;
-  /** Calls listener once if the client goes away before the answer. */
-  onAbort(listener: () => void): void;
+  /**
+   * Calls listener once, when the client goes away or after the answer was sent; the registry
+   * tells the two apart by whether the poll is still waiting.
+   */
+  onClose(listener: () => void): void;
   /** Answers the poll (once); must not throw. */
   deliver(events: QueuedEvent[]): void;
 }

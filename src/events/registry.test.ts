@@ -30,7 +30,7 @@ function poll(reg: QueueRegistry, q: ClientQueue, lastEventId: number | undefine
         return cancel.aborted;
       },
       pacedReads: cancel.pacedReads === true,
-      onAbort: (listener) => cancel.addEventListener('abort', listener),
+      onClose: (listener) => cancel.addEventListener('abort', listener),
       deliver: resolve,
     }),
   );

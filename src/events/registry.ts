@@ -411,7 +411,8 @@ export class QueueRegistry {
     this.waiting.add(q);
     this.armHeartbeat();
     if (q.events.length) this.deferIfRecent(q, now);
-    listener.onAbort(() => {
+    listener.onClose(() => {
+      // Answered (or replaced) already: nothing to undo.
       if (q.waiter !== listener) return;
       this.unpark(q);
       q.lastTouched = this.opts.now();

@@ -273,7 +273,7 @@ export class LeanConnection {
       this.socket.resume();
     }
     // A request sent ahead (pipelined) is served on a later turn, not inside this response's caller.
-    if (this.buffered && !this.serving) setImmediate(() => this.serve());
+    if (this.buffered && !this.serving) setImmediate(serveConnection, this);
   }
 
   private onData(chunk: Buffer): void {

@@ -74,12 +74,8 @@ class LaterReply implements Reply {
     return !isHttp2(this.res);
   }
 
-  onAbort(listener: () => void): void {
-    const res = this.res;
-    // 'close' also follows a written answer.
-    res.on('close', () => {
-      if (!res.headersSent) listener();
-    });
+  onClose(listener: () => void): void {
+    this.res.on('close', listener);
   }
 
   holdNextRequest(): void {

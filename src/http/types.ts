@@ -40,8 +40,8 @@ export interface Reply {
   readonly aborted: boolean;
   /** Whether holdNextRequest holds anything back: an HTTP/1.1 connection carries one request at a time; an HTTP/2 one many. */
   readonly pacedReads: boolean;
-  /** Calls listener once if the client goes away before the answer is sent. */
-  onAbort(listener: () => void): void;
+  /** Calls listener once, when the connection closes or the answer has been sent (whichever comes first). */
+  onClose(listener: () => void): void;
   /**
    * Once the answer is written, the connection's next request waits until the event queues
    * release it (a long-poll answer: see events/read-pacer.ts).

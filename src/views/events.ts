@@ -122,8 +122,8 @@ class EventsAnswer implements PollListener {
     return this.reply.pacedReads;
   }
 
-  onAbort(listener: () => void): void {
-    this.reply.onAbort(listener);
+  onClose(listener: () => void): void {
+    this.reply.onClose(listener);
   }
 
   deliver(events: QueuedEvent[]): void {
