@@ -2,6 +2,7 @@
 import type { ReadSnapshot } from '../store/store.js';
 import type { Notice } from './types.js';
 import { narrowAcceptsMessage, type NarrowTerm } from './narrow-filter.js';
+import type { FifoMember } from './fifo-set.js';
 
 export interface QueueOptions {
   id: string;
@@ -35,16 +36,25 @@ export interface PollListener {
   /** Its connection's next request is held back after the answer (ReadPacer): the answer cannot come back as a flood. */
   readonly pacedReads: boolean;
   /**
-   * Calls listener once, when the client goes away or after the answer was sent; the registry
-   * tells the two apart by whether the poll is still waiting.
+   * Calls owner.pollClosed(q, this) once, when the client goes away or after the answer was sent;
+   * the owner (the registry) tells the two apart by whether the poll is still waiting. An owner
+   * object rather than a callback: a callback would be a closure kept by every held poll.
    */
-  onClose(listener: () => void): void;
+  onClose(q: ClientQueue, owner: PollOwner): void;
   /** Answers the poll (once); must not throw. */
   deliver(events: QueuedEvent[]): void;
 }
 
-export class ClientQueue {
+/** What a held poll tells of its client's departure (see PollListener.onClose). */
+export interface PollOwner {
+  pollClosed(q: ClientQueue, listener: PollListener): void;
+}
+
+export class ClientQueue implements FifoMember {
+  /** Kept when emptied (acknowledge): a queue's array is not reallocated for each message. */
   readonly events: QueuedEvent[] = [];
+  /** Its places in the registry's FifoSets (registry.ts says which entry is which). */
+  readonly fifoSlots = [0, 0, 0];
   private nextId = 0;
   private readonly typeSet: Set<string> | null;
   /** Set once the register read is done; until then notices wait in `early` with their stamps. */
@@ -116,7 +126,7 @@ export class ClientQueue {
     this.events.push({ ...event, id: this.nextId++ } as QueuedEvent);
   }
 
-  /** Queues the event itself, adding its id last (as push's copy has it): it must be this queue's own object. */
+  /** Queues the event itself, setting its id (made last, as push's copy has it): it must be this queue's own object. */
   pushOwn(event: Omit<QueuedEvent, 'id'>): void {
     (event as QueuedEvent).id = this.nextId++;
     this.events.push(event as QueuedEvent);
@@ -125,8 +135,12 @@ export class ClientQueue {
   /** Drops events the client has acknowledged. */
   acknowledge(lastEventId: number): void {
     let n = 0;
-    while (n < this.events.length && this.events[n].id <= lastEventId) n++;
-    if (n) this.events.splice(0, n);
+    const events = this.events;
+    while (n < events.length && events[n].id <= lastEventId) n++;
+    // The usual case, everything acknowledged: popped, which keeps the array's room (splice and
+    // length = 0 each allocate, and a queue is emptied after every answer).
+    if (n === events.length) while (events.length) events.pop();
+    else if (n) events.splice(0, n);
   }
 
   /** Events after lastEventId, in order. */

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { ReadPacer, RELEASE_PER_TURN } from './read-pacer.js';
 
 class FakeConnection {
+  readonly fifoSlots = [0];
   paused = false;
   destroyed = false;
   resumes = 0;

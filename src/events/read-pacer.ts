@@ -1,8 +1,12 @@
 // Holds back the next request of connections whose long-poll was just answered, so a fan-out's answers all go out before their clients' next polls are read.
 import { performance } from 'node:perf_hooks';
+import { FifoSet, type FifoMember } from './fifo-set.js';
 
-/** A connection whose reading can stop and start again (a lean HTTP/1.1 connection, or a net.Socket under node:http). */
-export interface PausableReads {
+/**
+ * A connection whose reading can stop and start again (a lean HTTP/1.1 connection, or a net.Socket
+ * under node:http, wrapped). Its fifoSlots has one entry, for the pacer's list of held connections.
+ */
+export interface PausableReads extends FifoMember {
   pause(): unknown;
   resume(): unknown;
   readonly destroyed: boolean;
@@ -25,8 +29,8 @@ export const MAX_HOLD_MS = 500;
  * events, which they take at once.
  */
 export class ReadPacer {
-  /** Held connections and since when, oldest first. */
-  private readonly held = new Map<PausableReads, number>();
+  /** Held connections, oldest first, each with the time it was held. */
+  private readonly held = new FifoSet<PausableReads>(0);
   private scheduled = false;
 
   constructor(
@@ -47,7 +51,7 @@ export class ReadPacer {
     if (conn.destroyed || !this.busy()) return;
     conn.pause();
     this.held.delete(conn);
-    this.held.set(conn, performance.now());
+    this.held.add(conn, performance.now());
     this.schedule();
   }
 
@@ -61,8 +65,8 @@ export class ReadPacer {
     const busy = this.busy();
     const now = performance.now();
     let released = 0;
-    for (const [conn, since] of this.held) {
-      if (released >= RELEASE_PER_TURN || (busy && now - since < this.maxHoldMs)) break;
+    for (let conn = this.held.first(); conn !== undefined; conn = this.held.first()) {
+      if (released >= RELEASE_PER_TURN || (busy && now - this.held.firstAt() < this.maxHoldMs)) break;
       this.held.delete(conn);
       if (conn.destroyed) continue;
       conn.resume();
@@ -73,8 +77,7 @@ export class ReadPacer {
 
   /** Releases every held connection now (shutdown). */
   releaseAll(): void {
-    for (const conn of this.held.keys()) if (!conn.destroyed) conn.resume();
-    this.held.clear();
+    for (let conn = this.held.shift(); conn !== undefined; conn = this.held.shift()) if (!conn.destroyed) conn.resume();
   }
 
   private schedule(): void {

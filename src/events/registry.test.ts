@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import { MAX_IN_FLIGHT, QueueRegistry } from './registry.js';
-import type { ClientQueue, QueuedEvent } from './queue.js';
+import type { ClientQueue, PollListener, QueuedEvent } from './queue.js';
 import type { Notice } from './types.js';
 import type { ReadSnapshot } from '../store/store.js';
 
@@ -24,16 +24,17 @@ interface PollCancel {
 
 /** A long-poll as a promise of its answer (a waiting poll whose client leaves is never answered). */
 function poll(reg: QueueRegistry, q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, cancel: PollCancel): Promise<QueuedEvent[]> {
-  return new Promise((resolve) =>
-    reg.listen(q, lastEventId, dontBlock, {
+  return new Promise((resolve) => {
+    const listener: PollListener = {
       get aborted() {
         return cancel.aborted;
       },
       pacedReads: cancel.pacedReads === true,
-      onClose: (listener) => cancel.addEventListener('abort', listener),
+      onClose: (queue, owner) => cancel.addEventListener('abort', () => owner.pollClosed(queue, listener)),
       deliver: resolve,
-    }),
-  );
+    };
+    reg.listen(q, lastEventId, dontBlock, listener);
+  });
 }
 
 test('notices that arrive before the snapshot is known are kept only if the snapshot missed them', async () => {

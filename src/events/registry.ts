@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { ClientQueue, type PollListener, type QueueOptions, type QueuedEvent } from './queue.js';
+import { ClientQueue, type PollListener, type PollOwner, type QueueOptions, type QueuedEvent } from './queue.js';
+import { FifoSet } from './fifo-set.js';
 import { eventsForQueue, ownMessageEvent, type VariantCache } from './transform.js';
 import { ReadPacer, type PausableReads } from './read-pacer.js';
 import type { Notice } from './types.js';
@@ -70,7 +71,12 @@ const BUSY_WINDOW_MS = 250;
 export const MAX_IN_FLIGHT = 128;
 const IN_FLIGHT_EXPIRY_MS = 1000;
 
-export class QueueRegistry {
+/** Which entry of a queue's fifoSlots each of the registry's FifoSets uses. */
+const WOKEN_SLOT = 0;
+const IN_FLIGHT_SLOT = 1;
+const WAITING_SLOT = 2;
+
+export class QueueRegistry implements PollOwner {
   private readonly queues = new Map<string, ClientQueue>();
   private readonly byUser = new Map<number, Set<ClientQueue>>();
   private readonly publicListeners = new Map<number, Set<ClientQueue>>();
@@ -84,20 +90,21 @@ export class QueueRegistry {
   private afterPump: (() => void)[] = [];
   /** The notice pump is delivering (its remaining queues), while it waits between slices. */
   private delivering: Generator<number> | null = null;
-  private readonly woken = new Set<ClientQueue>();
+  /** Queues with events for their waiting poll, in the order they got them. */
+  private readonly woken = new FifoSet<ClientQueue>(WOKEN_SLOT);
   private wakeScheduled = false;
   /** Woken queues waiting out their answer gap, and the one timer that brings them back. */
   private readonly deferred = new Set<ClientQueue>();
   private deferTimer: NodeJS.Timeout | null = null;
   /** Queues answered whose client has not polled since, oldest first (see MAX_IN_FLIGHT). */
-  private readonly inFlight = new Set<ClientQueue>();
+  private readonly inFlight = new FifoSet<ClientQueue>(IN_FLIGHT_SLOT);
   private inFlightTimer: NodeJS.Timeout | null = null;
   private gcTimer: NodeJS.Timeout | null = null;
   /**
    * Queues with a waiting poll, in deadline order: every poll waits the same heartbeatSecs, so
    * insertion order is deadline order and one timer (for the first) replaces a timer per poll.
    */
-  private readonly waiting = new Set<ClientQueue>();
+  private readonly waiting = new FifoSet<ClientQueue>(WAITING_SLOT);
   private heartbeatTimer: NodeJS.Timeout | null = null;
 
   private readonly quietGapMs: number;
@@ -284,7 +291,7 @@ export class QueueRegistry {
     this.expireInFlight(now);
     const listeners: PollListener[] = [];
     const answers: QueuedEvent[][] = [];
-    for (const q of this.woken) {
+    for (let q = this.woken.first(); q !== undefined; q = this.woken.first()) {
       if (this.inFlight.size >= MAX_IN_FLIGHT) {
         // Polls coming back wake us again; the timer covers clients that never do.
         this.armInFlightTimer();
@@ -319,15 +326,12 @@ export class QueueRegistry {
 
   /** Forgets answers older than IN_FLIGHT_EXPIRY_MS (oldest first, so it stops at the first recent one). */
   private expireInFlight(now: number): void {
-    for (const q of this.inFlight) {
-      if (now - q.lastAnsweredAt < IN_FLIGHT_EXPIRY_MS) break;
-      this.inFlight.delete(q);
-    }
+    for (let q = this.inFlight.first(); q !== undefined && now - q.lastAnsweredAt >= IN_FLIGHT_EXPIRY_MS; q = this.inFlight.first()) this.inFlight.delete(q);
   }
 
   private armInFlightTimer(): void {
     if (this.inFlightTimer) return;
-    const oldest = this.inFlight.values().next().value;
+    const oldest = this.inFlight.first();
     const wait = oldest ? Math.max(1, oldest.lastAnsweredAt + IN_FLIGHT_EXPIRY_MS - performance.now()) : 1;
     this.inFlightTimer = setTimeout(() => {
       this.inFlightTimer = null;
@@ -382,9 +386,7 @@ export class QueueRegistry {
     // Notices published before this poll arrived are in its queue before it looks.
     this.pumpNow();
     if (dontBlock && this.pumping) {
-      // A delivery is between slices: a poll that answers with what is there waits for it to end,
-      // or it could miss notices published before it (a client reading right after its own change).
-      this.afterPump.push(() => this.listen(q, lastEventId, dontBlock, listener));
+      this.listenAfterPump(q, lastEventId, dontBlock, listener);
       return;
     }
     q.lastTouched = this.opts.now();
@@ -411,12 +413,23 @@ export class QueueRegistry {
     this.waiting.add(q);
     this.armHeartbeat();
     if (q.events.length) this.deferIfRecent(q, now);
-    listener.onClose(() => {
-      // Answered (or replaced) already: nothing to undo.
-      if (q.waiter !== listener) return;
-      this.unpark(q);
-      q.lastTouched = this.opts.now();
-    });
+    listener.onClose(q, this);
+  }
+
+  /**
+   * A delivery is between slices: a poll that answers with what is there waits for it to end, or it
+   * could miss notices published before it (a client reading right after its own change). Its own
+   * method: a closure in listen would make every call allocate the variables it captures.
+   */
+  private listenAfterPump(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, listener: PollListener): void {
+    this.afterPump.push(() => this.listen(q, lastEventId, dontBlock, listener));
+  }
+
+  /** A held poll's connection closed: its client left, unless the poll was answered (or replaced) already. */
+  pollClosed(q: ClientQueue, listener: PollListener): void {
+    if (q.waiter !== listener) return;
+    this.unpark(q);
+    q.lastTouched = this.opts.now();
   }
 
   /** Takes the queue's waiting poll off the heartbeat list and returns it (to be answered). */
@@ -435,7 +448,7 @@ export class QueueRegistry {
   /** Sets the one heartbeat timer for the earliest deadline (when the first waiter left, it fires early and re-arms). */
   private armHeartbeat(): void {
     if (this.heartbeatTimer) return;
-    const first = this.waiting.values().next().value;
+    const first = this.waiting.first();
     if (!first?.waiter) return;
     this.heartbeatTimer = setTimeout(() => this.heartbeats(), Math.max(0, first.waitDeadline - performance.now()) + 1);
     // A held long-poll's socket keeps the process alive; the timer alone should not.
@@ -446,8 +459,7 @@ export class QueueRegistry {
   private heartbeats(): void {
     this.heartbeatTimer = null;
     const now = performance.now();
-    for (const q of this.waiting) {
-      if (q.waitDeadline > now) break;
+    for (let q = this.waiting.first(); q !== undefined && q.waitDeadline <= now; q = this.waiting.first()) {
       q.push({ type: 'heartbeat' });
       // Answered like any woken queue, in paced turns: queues registered together (after a restart,
       // thousands) fall due together, and answering them at once would flood the loop as a fan-out

@@ -69,6 +69,8 @@ export function eventsJson(events: QueuedEvent[]): string {
 }
 
 const TOPIC_FIELDS = ['subject', 'orig_subject', 'topic', 'prev_topic', 'topic_name'];
+/** The flags of most recipients of a busy channel's message; shared, so never changed. */
+const NO_FLAGS: readonly string[] = Object.freeze([]);
 
 /**
  * A message notice's event for this queue, as a new object the queue may keep as it is (the
@@ -93,9 +95,11 @@ export function ownMessageEvent(notice: Notice, q: ClientQueue, cache: VariantCa
     });
     cache.set(key, message);
   }
-  const out: EventBody = { type: 'message', message, flags: notice.flags?.[q.opts.userId] ?? [] };
-  if (notice.senderQueueId === q.id && notice.localId !== undefined) out.local_message_id = notice.localId;
-  return out;
+  const flags = notice.flags?.[q.opts.userId] ?? NO_FLAGS;
+  // Made with every key it will have, id last (ClientQueue.pushOwn fills it in): a key added later
+  // gives the object a second, out-of-object store, and a queue keeps its events until acknowledged.
+  if (notice.senderQueueId === q.id && notice.localId !== undefined) return { type: 'message', message, flags, local_message_id: notice.localId, id: -1 };
+  return { type: 'message', message, flags, id: -1 };
 }
 
 export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCache): EventBody[] {

@@ -3,6 +3,7 @@ import type net from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { MAX_HEAD_BYTES, isToken, parseRequestHead, type RequestHead } from './h1-head.js';
+import type { CloseWatcher } from './types.js';
 
 /**
  * Why: a held long-poll answered through Node's HTTP server costs, per answer and next poll, about
@@ -46,6 +47,8 @@ export class LeanResponse {
   private headers: Record<string, string> = NO_HEADERS;
   private finishListeners: Listener[] | null = null;
   private closeListeners: Listener[] | null = null;
+  /** Told of 'close' after the listeners: a held long-poll's answer, without a listener array or closure. */
+  private closeWatcher: CloseWatcher | null = null;
 
   constructor(
     readonly connection: LeanConnection,
@@ -99,6 +102,11 @@ export class LeanResponse {
     return this.on(event, listener);
   }
 
+  /** Calls watcher.closed() at 'close' (one watcher; a later one replaces it). */
+  watchClose(watcher: CloseWatcher): void {
+    if (!this.closed) this.closeWatcher = watcher;
+  }
+
   /** The connection closed before the response was written, or it has been written. */
   close(): void {
     if (this.closed) return;
@@ -106,6 +114,9 @@ export class LeanResponse {
     const listeners = this.closeListeners;
     this.closeListeners = null;
     this.fire(listeners);
+    const watcher = this.closeWatcher;
+    this.closeWatcher = null;
+    watcher?.closed();
   }
 
   private fire(listeners: Listener[] | null): void {
@@ -173,13 +184,20 @@ function serveConnection(c: LeanConnection): void {
 
 /** One socket's requests, one at a time. Also what the read pacer pauses (PausableReads). */
 export class LeanConnection {
-  private chunks: Buffer[] = [];
+  /**
+   * The bytes received and not yet served: the first chunk, and any later ones. Requests usually
+   * arrive whole, in one chunk: then no array is made for them (thousands of polls a second).
+   */
+  private firstChunk: Buffer | null = null;
+  private moreChunks: Buffer[] | null = null;
   private buffered = 0;
   /** The head of the request whose body is still arriving. */
   private head: RequestHead | null = null;
   private current: LeanResponse | null = null;
   /** Held by the read pacer: no request is served until resume(). */
   private held = false;
+  /** Its place in the read pacer's list of held connections (PausableReads). */
+  readonly fifoSlots = [0];
   /** Paused because the client sent too much ahead of the answer. */
   private throttled = false;
   private serving = false;
@@ -212,7 +230,7 @@ export class LeanConnection {
   }
 
   /**
-   * Stops serving requests; the socket goes on delivering what arrives, which waits in `chunks`.
+   * Stops serving requests; the socket goes on delivering what arrives, which waits here.
    * (Pausing the socket itself stops nothing sooner: a net.Socket still reads, into its own
    * buffer, and gives it back on a later tick through its stream machinery.)
    */
@@ -278,7 +296,8 @@ export class LeanConnection {
 
   private onData(chunk: Buffer): void {
     if (this.buffered === 0 && this.current === null) this.since = performance.now();
-    this.chunks.push(chunk);
+    if (this.firstChunk === null) this.firstChunk = chunk;
+    else (this.moreChunks ??= []).push(chunk);
     this.buffered += chunk.length;
     if (this.current || this.held) {
       if (this.buffered > MAX_AHEAD_BYTES) {
@@ -308,7 +327,8 @@ export class LeanConnection {
         const buf = this.take();
         const body = head.bodyLength ? buf.subarray(head.headLength, total) : EMPTY;
         const rest = buf.length > total ? buf.subarray(total) : null;
-        this.chunks = rest ? [rest] : [];
+        this.firstChunk = rest;
+        this.moreChunks = null;
         this.buffered = rest ? rest.length : 0;
         this.head = null;
         const res = new LeanResponse(this, head.close);
@@ -322,8 +342,11 @@ export class LeanConnection {
 
   /** The bytes received and not yet served, as one buffer. */
   private take(): Buffer {
-    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.buffered)];
-    return this.chunks[0];
+    if (this.moreChunks !== null) {
+      this.firstChunk = Buffer.concat([this.firstChunk!, ...this.moreChunks], this.buffered);
+      this.moreChunks = null;
+    }
+    return this.firstChunk!;
   }
 
   private handOver(): void {
@@ -333,7 +356,8 @@ export class LeanConnection {
     s.removeAllListeners('close');
     s.pause();
     if (this.buffered) s.unshift(this.take());
-    this.chunks = [];
+    this.firstChunk = null;
+    this.moreChunks = null;
     this.buffered = 0;
     this.server.forget(this);
     this.server.opts.handOver(s);

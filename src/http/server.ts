@@ -8,7 +8,9 @@ import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
 import { NON_API_ROUTE, type Router } from './router.js';
-import { LATER, RawResponse, type ApiRequest, type HttpRequest, type HttpResponse, type Reply, type ViewResult } from './types.js';
+import { LATER, RawResponse, type ApiRequest, type CloseWatcher, type HttpRequest, type HttpResponse, type Reply, type ViewResult } from './types.js';
+import type { Socket } from 'node:net';
+import type { PausableReads } from '../events/read-pacer.js';
 import type { QueueRegistry } from '../events/registry.js';
 import type { Realm, User } from '../store/schema.js';
 import type { UploadedFile } from './body.js';
@@ -59,6 +61,9 @@ class Request implements ApiRequest {
  * parameters and its head: a held long-poll is one of these, and thousands are held at once.
  */
 class LaterReply implements Reply {
+  /** holdNextRequest was called: once answered, the connection's next request is held back. */
+  private holdNext = false;
+
   constructor(
     private readonly res: HttpResponse,
     readonly ignored: readonly string[],
@@ -74,33 +79,59 @@ class LaterReply implements Reply {
     return !isHttp2(this.res);
   }
 
-  onClose(listener: () => void): void {
-    this.res.on('close', listener);
+  onClose(watcher: CloseWatcher): void {
+    if (this.res instanceof LeanResponse) this.res.watchClose(watcher);
+    else this.res.on('close', () => watcher.closed());
   }
 
   holdNextRequest(): void {
-    const res = this.res;
-    const queues = this.queues;
-    // Usually nothing else is being answered: then no listener at all on this long-poll's response.
-    // The response is written in this same turn, so the registry's state is the same at 'finish'.
-    if (!queues.answering) return;
-    if (res instanceof LeanResponse) {
-      res.once('finish', () => queues.holdReads(res.connection));
-      return;
-    }
-    if (!(res instanceof ServerResponse) || !res.socket) return;
-    // Taken now: the response lets go of its socket when it finishes.
-    const socket = res.socket;
-    res.once('finish', () => queues.holdReads(socket));
+    this.holdNext = true;
   }
 
   send(result: ViewResult): void {
+    // Held before the answer goes out: the socket of node:http's response is let go when it finishes.
+    const socket = this.heldConnection();
     respond(this.res, this.ignored, result, this.onUnexpected);
+    if (socket) this.queues.holdReads(socket);
   }
 
   fail(err: unknown): void {
+    const socket = this.heldConnection();
     fail(this.res, err, this.onUnexpected);
+    if (socket) this.queues.holdReads(socket);
   }
+
+  /**
+   * The connection whose next request is to be held after this answer: only when asked to and
+   * other answers are still going out (usually nothing else is being answered). The answer is
+   * written in this same turn (a lean response at once), before its client can ask again.
+   */
+  private heldConnection(): PausableReads | null {
+    if (!this.holdNext || !this.queues.answering) return null;
+    const res = this.res;
+    if (res instanceof LeanResponse) return res.connection;
+    if (res instanceof ServerResponse && res.socket) return socketReads(res.socket);
+    return null;
+  }
+}
+
+/** node:http's sockets as the read pacer holds them (a wrapper per socket; the lean server's connections are their own). */
+const wrappedSockets = new WeakMap<Socket, PausableReads>();
+
+function socketReads(socket: Socket): PausableReads {
+  let reads = wrappedSockets.get(socket);
+  if (!reads) {
+    reads = {
+      fifoSlots: [0],
+      pause: () => socket.pause(),
+      resume: () => socket.resume(),
+      get destroyed() {
+        return socket.destroyed;
+      },
+    };
+    wrappedSockets.set(socket, reads);
+  }
+  return reads;
 }
 
 function isHttp2(res: HttpResponse): res is Exclude<HttpResponse, LeanResponse | ServerResponse> {

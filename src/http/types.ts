@@ -40,17 +40,25 @@ export interface Reply {
   readonly aborted: boolean;
   /** Whether holdNextRequest holds anything back: an HTTP/1.1 connection carries one request at a time; an HTTP/2 one many. */
   readonly pacedReads: boolean;
-  /** Calls listener once, when the connection closes or the answer has been sent (whichever comes first). */
-  onClose(listener: () => void): void;
+  /**
+   * Calls watcher.closed() once, when the connection closes or the answer has been sent (whichever
+   * comes first). A watcher object rather than a callback: a held long-poll keeps no closure.
+   */
+  onClose(watcher: CloseWatcher): void;
   /**
    * Once the answer is written, the connection's next request waits until the event queues
-   * release it (a long-poll answer: see events/read-pacer.ts).
+   * release it (a long-poll answer: see events/read-pacer.ts). Called before send.
    */
   holdNextRequest(): void;
   /** Sends the result as a view's return value would be sent. */
   send(result: ViewResult): void;
   /** Sends the error's envelope, as if the view had thrown it. */
   fail(err: unknown): void;
+}
+
+/** Told when a reply's connection closes (Reply.onClose). */
+export interface CloseWatcher {
+  closed(): void;
 }
 
 /** What a view that answers through replyLater() returns. */

@@ -6,9 +6,9 @@ import { vObject, vStrList } from '../http/params.js';
 import { parseNarrow } from '../lib/narrow-parse.js';
 import { includeSubscribersParam } from '../lib/streams/params.js';
 import { readState, registerQueue, type RegisterInput } from '../events/register.js';
-import { LATER, RawResponse, type ApiRequest, type AuthedRequest, type Reply } from '../http/types.js';
+import { LATER, RawResponse, type ApiRequest, type AuthedRequest, type CloseWatcher, type Reply } from '../http/types.js';
 import type { QueueRegistry } from '../events/registry.js';
-import type { ClientQueue, PollListener, QueuedEvent } from '../events/queue.js';
+import type { ClientQueue, PollListener, PollOwner, QueuedEvent } from '../events/queue.js';
 import { eventsJson } from '../events/transform.js';
 import { realmSettings } from '../lib/realm-settings.js';
 
@@ -100,18 +100,21 @@ const getEvents = authed((req) => {
 
 function listen(queues: QueueRegistry, q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, reply: Reply): void {
   try {
-    queues.listen(q, lastEventId, dontBlock, new EventsAnswer(reply, q.id));
+    queues.listen(q, lastEventId, dontBlock, new EventsAnswer(reply, q));
   } catch (err) {
     reply.fail(err);
   }
 }
 
 /** A long-poll waiting on its queue: answers with the events envelope. */
-class EventsAnswer implements PollListener {
+class EventsAnswer implements PollListener, CloseWatcher {
+  /** Told when the connection closes, once the poll is held (onClose). */
+  private owner: PollOwner | null = null;
+
   constructor(
     private readonly reply: Reply,
-    /** The queue's own ID string (the request's copy would keep the request's head alive). */
-    private readonly queueId: string,
+    /** Its queue (whose own ID string the envelope carries: the request's copy would keep the request's head alive). */
+    private readonly queue: ClientQueue,
   ) {}
 
   get aborted(): boolean {
@@ -122,8 +125,13 @@ class EventsAnswer implements PollListener {
     return this.reply.pacedReads;
   }
 
-  onClose(listener: () => void): void {
-    this.reply.onClose(listener);
+  onClose(_q: ClientQueue, owner: PollOwner): void {
+    this.owner = owner;
+    this.reply.onClose(this);
+  }
+
+  closed(): void {
+    this.owner?.pollClosed(this.queue, this);
   }
 
   deliver(events: QueuedEvent[]): void {
@@ -133,7 +141,7 @@ class EventsAnswer implements PollListener {
       // The same envelope the server would build, from events serialized once per shared message variant.
       const ignored = this.reply.ignored;
       const tail = ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
-      this.reply.send(new RawResponse(200, `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(this.queueId)}${tail}}`, JSON_HEADERS));
+      this.reply.send(new RawResponse(200, `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(this.queue.id)}${tail}}`, JSON_HEADERS));
     } catch (err) {
       this.reply.fail(err);
     }
