@@ -16,11 +16,23 @@ test('every subscriber of a 1,100-person channel receives each message, unread, 
       people.push(new Client(s, u.id, u.email, u.api_key));
     }
     await s.owner.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'everyone-here' }], principals: people.map((p) => p.userId) });
+    // Listeners at the start, the chunk boundary and the end of the user-ID order: the recipients a
+    // send reads back from each chunk are whom its event goes to.
+    const listeners = [people[0], people[999], people[1000], people[SUBSCRIBERS - 1]];
+    const queues = await Promise.all(listeners.map((who) => who.ok('POST', 'register', { event_types: ['message'] })));
     // The first message is written in one statement; the channel is then known to be big, so the
     // second is written a thousand rows at a time.
     const ids: number[] = [];
     for (const content of ['first to all', 'second to all']) {
       ids.push((await s.owner.ok('POST', 'messages', { type: 'stream', to: 'everyone-here', topic: 'all', content })).id);
+    }
+    for (const [i, who] of listeners.entries()) {
+      const got = await who.ok('GET', 'events', { queue_id: queues[i].queue_id, last_event_id: -1, dont_block: true });
+      assert.deepEqual(
+        got.events.map((e: any) => [e.message.id, e.flags]),
+        ids.map((id) => [id, []]),
+        `the events of user ${who.userId}`,
+      );
     }
     // People at the start, the chunk boundary and the end of the user-ID order.
     for (const who of [people[0], people[998], people[999], people[1000], people[SUBSCRIBERS - 1]]) {

@@ -164,15 +164,34 @@ export async function insertChannelMessage(tx: Kysely<DB>, row: Omit<Message, 'i
   return { id: r.id, recipients: r.recipients ?? [] };
 }
 
-const subscriberChunkInsert = prepared((db, p: SubscriberRowsValues & { after: number; limit: number }) =>
-  db
+type ChunkValues = SubscriberRowsValues & { after: number; limit: number };
+
+function subscriberChunk(db: Kysely<DB>, p: ChunkValues) {
+  return db
     .insertInto('user_messages')
     .columns(['user_id', 'message_id', 'flags'])
-    .expression(subscriberRows(db, p).where('s.user_id', '>', p.after).orderBy('s.user_id').limit(p.limit))
-    .returning('user_id'),
+    .expression(subscriberRows(db, p).where('s.user_id', '>', p.after).orderBy('s.user_id').limit(p.limit));
+}
+
+const subscriberChunkInsertPlain = prepared((db, p: ChunkValues) => subscriberChunk(db, p));
+const subscriberChunkInsertReturning = prepared((db, p: ChunkValues) => subscriberChunk(db, p).returning('user_id'));
+/** The message's rows after user ID `after`, as one JSON array: right after a chunk's insert, exactly that chunk's users. */
+const messageUsersAfterJson = prepared((db, p: { messageId: number; after: number; limit: number }) =>
+  db
+    .selectFrom(db.selectFrom('user_messages').select('user_id').where('message_id', '=', p.messageId).where('user_id', '>', p.after).orderBy('user_id').limit(p.limit).as('chunk'))
+    .select(sql<string>`json_group_array(user_id)`.as('ids')),
 );
 
-/** The same for a big channel: the next `limit` subscribers after user ID `after`, in user-ID order; returns them. */
-export async function insertSubscriberChunk(tx: Kysely<DB>, dialect: Dialect, values: SubscriberRowsValues & { after: number; limit: number }): Promise<number[]> {
-  return (await subscriberChunkInsert.rows(tx, dialect, values)).map((r) => r.user_id);
+/**
+ * The same for a big channel: the next `limit` subscribers after user ID `after`, in user-ID order;
+ * returns them. On SQLite read back as one JSON array, as insertSubscriberRows does: with RETURNING,
+ * a 10,000-person channel's send made 10,000 row objects (about 3 % of the server's time while
+ * delivering to 10,000 listeners). The chunks go in user-ID order and nothing else writes rows of
+ * the message before they are done, so the rows after `after` are this chunk's.
+ */
+export async function insertSubscriberChunk(tx: Kysely<DB>, dialect: Dialect, values: ChunkValues): Promise<number[]> {
+  if (dialect === 'postgres') return (await subscriberChunkInsertReturning.rows(tx, dialect, values)).map((r) => r.user_id);
+  await subscriberChunkInsertPlain.result(tx, dialect, values);
+  const row = await messageUsersAfterJson.first(tx, dialect, { messageId: values.messageId, after: values.after, limit: values.limit });
+  return row ? (JSON.parse(row.ids) as number[]) : [];
 }
