@@ -53,8 +53,8 @@ test('a FifoSet holds the members a Set would, in insertion order, through rando
     assert.equal(set.has(x), ref.has(x));
     if (step % 1000 === 0) {
       assert.deepEqual(drain(a), [...refA].map((i) => i.n));
+      // drain() puts the members back in the same order, so the run goes on from the same state.
       assert.deepEqual(drain(b), [...refB].map((i) => i.n));
-      // Draining and re-adding keeps the order (the references are unchanged by it).
     }
   }
   assert.deepEqual(drain(a), [...refA].map((i) => i.n));

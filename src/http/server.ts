@@ -89,16 +89,16 @@ class LaterReply implements Reply {
   }
 
   send(result: ViewResult): void {
-    // Held before the answer goes out: the socket of node:http's response is let go when it finishes.
-    const socket = this.heldConnection();
+    // Taken before the answer goes out (node:http's response lets go of its socket when it finishes), held after it.
+    const conn = this.heldConnection();
     respond(this.res, this.ignored, result, this.onUnexpected);
-    if (socket) this.queues.holdReads(socket);
+    if (conn) this.queues.holdReads(conn);
   }
 
   fail(err: unknown): void {
-    const socket = this.heldConnection();
+    const conn = this.heldConnection();
     fail(this.res, err, this.onUnexpected);
-    if (socket) this.queues.holdReads(socket);
+    if (conn) this.queues.holdReads(conn);
   }
 
   /**
