@@ -34,10 +34,6 @@ export class FifoSet<T extends FifoMember> {
     return this.count;
   }
 
-  has(x: T): boolean {
-    return x.fifoSlots[this.slot] !== 0;
-  }
-
   /** Appends x, with a number kept for it (see firstAt); false if it is in already (it keeps its place). */
   add(x: T, at = 0): boolean {
     if (x.fifoSlots[this.slot] !== 0) return false;
