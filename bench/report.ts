@@ -4,6 +4,8 @@ import fs from 'node:fs';
 /** Every key bench-results.json must hold as a number. */
 export const REQUIRED_KEYS = [
   'http_ceiling_rps',
+  'fanout_ceiling_send_rps',
+  'fanout_ceiling_delivery_p99_ms_10000',
   'send_rps',
   'send_p50_ms',
   'send_p99_ms',
@@ -35,16 +37,23 @@ const ROWS: [key: string, label: string][] = [
   ['send_p99_ms_at_500', '  send p99 at a fixed 500 msg/s, ms'],
   ['send_rate_achieved_at_500', '  rate achieved at 500/s, msg/s'],
   ['send_server_cpu_ms_per_msg', '  server CPU per message sent, ms'],
+  ['send_client_cpu_ms_per_msg', '  listening clients\' CPU per message, ms'],
   ['send_longpolls_per_s', '  long-polls answered meanwhile, /s'],
+  ['fanout_ceiling_send_rps', 'bare fan-out server, msg/s (ceiling)'],
+  ['fanout_ceiling_send_server_cpu_ms_per_msg', '  its CPU per message, ms'],
+  ['fanout_ceiling_send_client_cpu_ms_per_msg', '  listening clients\' CPU per message, ms'],
   ['delivery_p99_ms_100', 'delivery p99, listeners #100, ms'],
   ['delivery_p99_ms_1000', 'delivery p99, listeners #1000, ms'],
   ['delivery_p99_ms_10000', 'delivery p99, listeners #10000, ms'],
+  ['fanout_ceiling_delivery_p99_ms_10000', '  bare fan-out server, #10000, ms'],
   ['delivery_server_cpu_us_100', '  server CPU per delivery, #100, µs'],
   ['delivery_server_cpu_us_1000', '  server CPU per delivery, #1000, µs'],
   ['delivery_server_cpu_us_10000', '  server CPU per delivery, #10000, µs'],
   ['delivery_client_cpu_us_100', '  clients\' CPU per delivery, #100, µs'],
   ['delivery_client_cpu_us_1000', '  clients\' CPU per delivery, #1000, µs'],
   ['delivery_client_cpu_us_10000', '  clients\' CPU per delivery, #10000, µs'],
+  ['fanout_ceiling_delivery_server_cpu_us_10000', '  bare fan-out server\'s CPU, #10000, µs'],
+  ['fanout_ceiling_delivery_client_cpu_us_10000', '  its clients\' CPU, #10000, µs'],
   ['max_loop_stall_ms', 'server loop stall max (fan-out), ms'],
   ['longpoll_held', 'long-polls held at once'],
   ['longpoll_held_http2', '  of them HTTP/2 streams'],
@@ -72,6 +81,8 @@ export function printTable(r: Record<string, number>, listeners: number[], print
     if (key === 'send_rps' && ceiling) vs = `${((100 * v) / ceiling).toFixed(1)} % of ceiling`;
     if (/^send_p\d+_ms$/.test(key) && r.http_ceiling_p99_ms !== undefined) vs = `bare p50 ${r.http_ceiling_p50_ms} / p99 ${r.http_ceiling_p99_ms} ms`;
     else if (key.endsWith('_ms') && key !== 'max_loop_stall_ms' && ceiling) vs = `${((v * ceiling) / 1000).toFixed(0)} × a bare request`;
+    if (key === 'fanout_ceiling_send_rps' && r.send_rps !== undefined) vs = `Parley sends ${((100 * r.send_rps) / v).toFixed(0)} % of it`;
+    if (key === 'fanout_ceiling_delivery_p99_ms_10000') vs = r.delivery_p99_ms_10000 !== undefined ? `Parley's p99 is ${(r.delivery_p99_ms_10000 / v).toFixed(2)} × it` : '';
     if (key === 'http_ceiling_rps') vs = `${(1000 / ceiling).toFixed(3)} ms per request`;
     print(`${label.padEnd(40)} ${String(v).padStart(10)}  ${vs}`);
   }

@@ -15,8 +15,9 @@ import { historyScenario } from './scenarios/history.js';
 import { sendScenario } from './scenarios/send.js';
 import { deliveryScenario } from './scenarios/delivery.js';
 import { longpollScenario } from './scenarios/longpoll.js';
+import { fanoutCeilingScenario } from './scenarios/fanout-ceiling.js';
 
-const SCENARIOS = ['ceiling', 'render', 'register', 'history', 'send', 'delivery', 'longpoll'] as const;
+const SCENARIOS = ['ceiling', 'fanout-ceiling', 'render', 'register', 'history', 'send', 'delivery', 'longpoll'] as const;
 const PG_BASE = process.env.PARLEY_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 
 function parseArgs(argv: string[]) {
@@ -74,6 +75,8 @@ async function main(): Promise<number> {
         log(`  bare node:http: ${c.rps} req/s, p50 ${c.p50_ms} ms, p99 ${c.p99_ms} ms`);
         return { http_ceiling_rps: c.rps, http_ceiling_p50_ms: c.p50_ms, http_ceiling_p99_ms: c.p99_ms };
       },
+      // Parley's server idles meanwhile: the bare fan-out server has the machine's cores, as Parley has them later.
+      'fanout-ceiling': () => fanoutCeilingScenario(meta, z, log),
       render: () => renderScenario(url, meta, z, log),
       register: () => registerScenario(url, meta, z, log),
       history: () => historyScenario(url, meta, z, log),
