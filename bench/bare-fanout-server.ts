@@ -3,6 +3,7 @@
 // no rendering: it hands each message to every registered queue as an event of Parley's shape.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 interface Queue {
   id: string;
@@ -175,5 +176,12 @@ const server = http.createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
 server.maxConnections = Infinity;
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
+});
+// As Parley's loop monitor (src/workers/loop-monitor.ts): on SIGUSR2, the longest stall since the last signal, beyond the 10 ms sampling.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+process.on('SIGUSR2', () => {
+  process.stdout.write(`loop ${JSON.stringify({ max_stall_ms: Math.round(Math.max(0, loopDelay.max / 1e6 - 10) * 100) / 100 })}\n`);
+  loopDelay.reset();
 });
 process.on('SIGTERM', () => process.exit(0));

@@ -46,6 +46,7 @@ const ROWS: [key: string, label: string][] = [
   ['delivery_p99_ms_1000', 'delivery p99, listeners #1000, ms'],
   ['delivery_p99_ms_10000', 'delivery p99, listeners #10000, ms'],
   ['fanout_ceiling_delivery_p99_ms_10000', '  bare fan-out server, #10000, ms'],
+  ['fanout_ceiling_loop_stall_ms_10000', '  its loop stall meanwhile, ms'],
   ['delivery_server_cpu_us_100', '  server CPU per delivery, #100, µs'],
   ['delivery_server_cpu_us_1000', '  server CPU per delivery, #1000, µs'],
   ['delivery_server_cpu_us_10000', '  server CPU per delivery, #10000, µs'],

@@ -29,9 +29,11 @@ export async function fanoutCeilingScenario(meta: FixtureMeta, z: Sizes, log: (s
     const fanCreds = Array.from({ length: n }, (_, i) => userCred(meta.fan, i));
     const listeners = await startPollers(bare.url, fanCreds, { registerConcurrency: 16 });
     try {
-      const r = await timeFanout(bare.url, bare.pid, listeners, fanCreds[0], String(meta.fan.channels[`fan-${n}`]), z.fanoutMessages[k], z.fanoutWarmupDeliveries);
+      const r = await timeFanout(bare.url, bare.pid, listeners, fanCreds[0], String(meta.fan.channels[`fan-${n}`]), z.fanoutMessages[k], z.fanoutWarmupDeliveries, () => bare.loopStallMs());
+      const stall = await bare.loopStallMs();
       if (r.incomplete) throw new Error(`fan-out ceiling: ${r.incomplete} messages not seen by every queue`);
-      log(`  bare fan-out to ${n} listeners: delivery p50 ${r.delivery.p50} ms, p99 ${r.delivery.p99} ms over ${r.delivery.n} deliveries; server CPU ${r.serverCpuUs} µs and clients' CPU ${r.clientCpuUs} µs per delivery`);
+      log(`  bare fan-out to ${n} listeners: delivery p50 ${r.delivery.p50} ms, p99 ${r.delivery.p99} ms over ${r.delivery.n} deliveries; loop stall max ${stall} ms; server CPU ${r.serverCpuUs} µs and clients' CPU ${r.clientCpuUs} µs per delivery`);
+      out[`fanout_ceiling_loop_stall_ms_${LABELS[k]}`] = stall;
       out[`fanout_ceiling_delivery_p50_ms_${LABELS[k]}`] = r.delivery.p50;
       out[`fanout_ceiling_delivery_p99_ms_${LABELS[k]}`] = r.delivery.p99;
       out[`fanout_ceiling_delivery_server_cpu_us_${LABELS[k]}`] = r.serverCpuUs;
