@@ -14,7 +14,7 @@ export async function fanoutCeilingScenario(meta: FixtureMeta, z: Sizes, log: (s
     const creds = Array.from({ length: z.sendSubscribers }, (_, i) => userCred(meta.root, i));
     const senders = await startPollers(bare.url, creds);
     try {
-      const full = await sendFullSpeed(bare.pid, senders, sendRequest(bare.url, creds[0], meta.root.channels.bench, z), z.loadSeconds);
+      const full = await sendFullSpeed(bare.pid, senders, sendRequest(bare.url, creds[0], meta.root.channels.bench, z));
       if (full.non2xx || full.errors) throw new Error(`fan-out ceiling: ${full.non2xx} non-2xx answers, ${full.errors} errors`);
       log(`  bare fan-out send: ${full.rps} msg/s to ${creds.length} listeners, p50 ${full.p50_ms} ms, p99 ${full.p99_ms} ms, ${full.pollRate} long-polls/s; server CPU ${full.serverCpuMs} ms and clients' CPU ${full.clientCpuMs} ms per message`);
       out.fanout_ceiling_send_rps = full.rps;

@@ -30,7 +30,7 @@ export interface FullSpeed extends LoadResult {
 }
 
 /** Sends as fast as the connections go while the group long-polls. */
-export async function sendFullSpeed(serverPid: number, group: PollerGroup, request: ReturnType<typeof sendRequest>, seconds: number): Promise<FullSpeed> {
+export async function sendFullSpeed(serverPid: number, group: PollerGroup, request: ReturnType<typeof sendRequest>): Promise<FullSpeed> {
   const clientCpu = () => group.pids.reduce((a, pid) => a + cpuMs(pid), 0);
   const polls0 = (await group.stats()).polls;
   const cpu0 = cpuMs(serverPid);
@@ -38,7 +38,7 @@ export async function sendFullSpeed(serverPid: number, group: PollerGroup, reque
   const r = await runLoad(request);
   const serverCpuMs = round3((cpuMs(serverPid) - cpu0) / Math.max(1, r.ok));
   const clientCpuMs = round3((clientCpu() - clientCpu0) / Math.max(1, r.ok));
-  const pollRate = Math.round(((await group.stats()).polls - polls0) / seconds);
+  const pollRate = Math.round(((await group.stats()).polls - polls0) / request.seconds);
   return { ...r, pollRate, serverCpuMs, clientCpuMs };
 }
 
@@ -50,7 +50,7 @@ export async function sendScenario(server: ServerProcess, meta: FixtureMeta, z: 
   const before = await countStored(stream);
   try {
     const common = sendRequest(server.url, creds[0], stream, z);
-    const full = await sendFullSpeed(server.pid, group, common, z.loadSeconds);
+    const full = await sendFullSpeed(server.pid, group, common);
     log(`  send: ${full.rps} msg/s, p50 ${full.p50_ms} ms, p99 ${full.p99_ms} ms (${full.non2xx} non-2xx, ${full.errors} errors), while answering ${full.pollRate} long-polls/s; server CPU ${full.serverCpuMs} ms and clients' CPU ${full.clientCpuMs} ms per message`);
     // Open loop: one request every 1/rate s, not autocannon's per-second bursts (paced-load.ts).
     const paced = await runPaced({ ...common, rate: z.fixedRate });
