@@ -14,6 +14,7 @@ export async function fanoutCeilingScenario(meta: FixtureMeta, z: Sizes, log: (s
     const creds = Array.from({ length: z.sendSubscribers }, (_, i) => userCred(meta.root, i));
     const senders = await startPollers(bare.url, creds);
     try {
+      if (senders.failed) throw new Error(`fan-out ceiling: ${senders.failed} queues failed to register: ${senders.firstError}`);
       const full = await sendFullSpeed(bare.pid, senders, sendRequest(bare.url, creds[0], meta.root.channels.bench, z));
       if (full.non2xx || full.errors) throw new Error(`fan-out ceiling: ${full.non2xx} non-2xx answers, ${full.errors} errors`);
       log(`  bare fan-out send: ${full.rps} msg/s to ${creds.length} listeners, p50 ${full.p50_ms} ms, p99 ${full.p99_ms} ms, ${full.pollRate} long-polls/s; server CPU ${full.serverCpuMs} ms and clients' CPU ${full.clientCpuMs} ms per message`);
@@ -29,6 +30,8 @@ export async function fanoutCeilingScenario(meta: FixtureMeta, z: Sizes, log: (s
     const fanCreds = Array.from({ length: n }, (_, i) => userCred(meta.fan, i));
     const listeners = await startPollers(bare.url, fanCreds, { registerConcurrency: 16 });
     try {
+      // Fewer listeners than asked would make a ceiling of a smaller fan-out.
+      if (listeners.failed) throw new Error(`fan-out ceiling: ${listeners.failed} queues failed to register: ${listeners.firstError}`);
       const r = await timeFanout(bare.url, bare.pid, listeners, fanCreds[0], String(meta.fan.channels[`fan-${n}`]), z.fanoutMessages[k], z.fanoutWarmupDeliveries, () => bare.loopStallMs());
       const stall = await bare.loopStallMs();
       if (r.incomplete) throw new Error(`fan-out ceiling: ${r.incomplete} messages not seen by every queue`);
