@@ -191,6 +191,11 @@ export class QueueRegistry implements PollOwner {
     if (!this.pumping && !this.pumpSoon) this.pumpSoon = setImmediate(() => this.pumpNow());
   }
 
+  /** True while published notices wait for delivery or are being delivered. */
+  get deliveryPending(): boolean {
+    return this.pumping || this.pumpSoon !== null || this.backlog.length > 0;
+  }
+
   /** Starts a scheduled delivery at once (a poll must see every notice published before it). */
   private pumpNow(): void {
     if (!this.pumpSoon) return;

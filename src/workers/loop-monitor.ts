@@ -1,16 +1,16 @@
 // Opt-in event-loop stall monitor (PARLEY_LOOP_MONITOR=1): on SIGUSR2, prints one line of loop-delay figures and memory on stderr and resets them.
-import { monitorEventLoopDelay, performance, PerformanceObserver, type ELDHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 
 /** Sampling interval of the delay timer; a stall shows as a delay of about its length plus this. */
 const RESOLUTION_MS = 10;
 
-let histogram: ELDHistogram | null = null;
+let histogram: IntervalHistogram | null = null;
 
 const ms = (ns: number) => ns / 1e6;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The figures since the last reset: the longest stall, and delay percentiles beyond the sampling interval. */
-export function loopFigures(h: ELDHistogram): Record<string, number> {
+export function loopFigures(h: IntervalHistogram): Record<string, number> {
   const beyond = (ns: number) => round2(Math.max(0, ms(ns) - RESOLUTION_MS));
   return { max_stall_ms: beyond(h.max), p99_stall_ms: beyond(h.percentile(99)), mean_delay_ms: beyond(h.mean), samples: h.count };
 }
