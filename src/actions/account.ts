@@ -56,6 +56,14 @@ export async function doChangePassword(app: AppContext, realm: Realm, user: User
   app.caches.userChanged(user.id);
 }
 
+/** Sets a password without the current one: the operator's reset (`parley change-password`). */
+export async function doResetPassword(app: AppContext, user: User, newPassword: string): Promise<void> {
+  if (!newPassword) throw badRequest('The new password is empty');
+  const hash = await hashPassword(newPassword);
+  await app.store.write((tx) => tx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute());
+  app.caches.userChanged(user.id);
+}
+
 const keyHash = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 /** Starts an email change: stores a one-time key and mails its link to the new address. */

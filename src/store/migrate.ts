@@ -36,17 +36,66 @@ const MIGRATIONS: Migration[] = [
   { name: '013-subscription-user-active', up: m013.up },
 ];
 
-export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  await sql`CREATE TABLE IF NOT EXISTS parley_migrations (name text PRIMARY KEY, applied_at integer NOT NULL)`.execute(db);
-  const done = new Set(
-    (await sql<{ name: string }>`SELECT name FROM parley_migrations`.execute(db)).rows.map((r) => r.name),
-  );
-  for (const m of MIGRATIONS) {
-    if (done.has(m.name)) continue;
-    // Each migration and its record commit together, so a crash never leaves one half-applied.
-    await db.transaction().execute(async (tx) => {
-      await m.up(tx, dialect);
-      await sql`INSERT INTO parley_migrations (name, applied_at) VALUES (${m.name}, ${Math.floor(Date.now() / 1000)})`.execute(tx);
-    });
+/** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */
+const MIGRATION_LOCK_KEY = 0x7061726c;
+
+/**
+ * Runs fn in a transaction that holds the database-wide migration lock, so nodes starting together
+ * take turns: PostgreSQL, a transaction-scoped advisory lock; SQLite, BEGIN IMMEDIATE (the write
+ * lock, taken before anything is read, waiting out the connection's busy timeout).
+ */
+async function underMigrationLock<T>(db: Kysely<unknown>, dialect: Dialect, fn: (conn: Kysely<unknown>) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql.raw(dialect === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN').execute(conn);
+    try {
+      if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
+      const result = await fn(conn);
+      await sql.raw('COMMIT').execute(conn);
+      return result;
+    } catch (err) {
+      await sql.raw('ROLLBACK').execute(conn).catch(() => {});
+      throw err;
+    }
+  });
+}
+
+async function appliedNames(db: Kysely<unknown>): Promise<Set<string>> {
+  return new Set((await sql<{ name: string }>`SELECT name FROM parley_migrations`.execute(db)).rows.map((r) => r.name));
+}
+
+/** The names of all migrations this version knows, in order. */
+export const MIGRATION_NAMES = MIGRATIONS.map((m) => m.name);
+
+/**
+ * Applies the migrations this database lacks and returns their names (empty when it was current).
+ * Safe when several nodes start at once: each migration runs under the migration lock after
+ * checking again that no other node applied it meanwhile, and commits with its record, so a crash
+ * never leaves one half-applied and none runs twice.
+ */
+export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+  const tableExists = async () => {
+    try {
+      return await appliedNames(db);
+    } catch {
+      return null;
+    }
+  };
+  // The common case, a current database, takes no lock.
+  const before = await tableExists();
+  if (before && MIGRATIONS.every((m) => before.has(m.name))) return [];
+  if (!before) {
+    await underMigrationLock(db, dialect, (conn) => sql`CREATE TABLE IF NOT EXISTS parley_migrations (name text PRIMARY KEY, applied_at integer NOT NULL)`.execute(conn));
   }
+  const applied: string[] = [];
+  for (const m of MIGRATIONS) {
+    if (before?.has(m.name)) continue;
+    const ran = await underMigrationLock(db, dialect, async (conn) => {
+      if ((await appliedNames(conn)).has(m.name)) return false;
+      await m.up(conn, dialect);
+      await sql`INSERT INTO parley_migrations (name, applied_at) VALUES (${m.name}, ${Math.floor(Date.now() / 1000)})`.execute(conn);
+      return true;
+    });
+    if (ran) applied.push(m.name);
+  }
+  return applied;
 }

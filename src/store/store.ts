@@ -123,6 +123,8 @@ const LOCK_RETRY_MS = 1;
 export class Store {
   private commitSeq = 0;
   private readonly pending: PendingWrite[] = [];
+  /** The migrations that opening this database applied (empty when it was already current). */
+  appliedMigrations: string[] = [];
   private flushing = false;
 
   private constructor(
@@ -152,7 +154,7 @@ export class Store {
       pool.on('connect', (client) => void client.query('SET jit = off').catch(() => {}));
       const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
       const store = new Store(db, 'postgres', () => db.destroy());
-      await migrate(db as unknown as Kysely<unknown>, 'postgres');
+      store.appliedMigrations = await migrate(db as unknown as Kysely<unknown>, 'postgres');
       return store;
     }
     const sqlite = openSqlite(opts.dataDir);
@@ -168,7 +170,7 @@ export class Store {
       () => checkpointer.poke(),
       writeStatements(sqlite.raw, opts.lockWaitMs),
     );
-    await migrate(db as unknown as Kysely<unknown>, 'sqlite');
+    store.appliedMigrations = await migrate(db as unknown as Kysely<unknown>, 'sqlite');
     return store;
   }
 

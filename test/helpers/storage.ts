@@ -60,10 +60,13 @@ export interface ServeProcess {
   kill9: () => Promise<void>;
 }
 
-/** Starts `parley serve` on a free port and resolves once it listens. */
-export function startServeProcess(root: string, st: FreshStorage): Promise<ServeProcess> {
+/**
+ * Starts `parley serve` on a free port (or the given extra arguments' port) and resolves once it
+ * listens; out holds its output, plus the first owner's login file when it wrote one.
+ */
+export function startServeProcess(root: string, st: FreshStorage, extraArgs: string[] = ['--port', '0'], env: Record<string, string> = {}): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/parley.js'), 'serve', '--port', '0', ...st.args], { env: { ...process.env, ...st.env } });
+    const child = spawn(process.execPath, [path.join(root, 'bin/parley.js'), 'serve', ...extraArgs, ...st.args], { env: { ...process.env, ...st.env, ...env } });
     let out = '';
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     const timer = setTimeout(() => reject(new Error('serve did not start: ' + out)), 20000);
@@ -72,6 +75,9 @@ export function startServeProcess(root: string, st: FreshStorage): Promise<Serve
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
       if (m) {
         clearTimeout(timer);
+        // Not on a terminal, serve writes the first owner's login to a file and names it.
+        const loginFile = /login is in (\S+) \(/.exec(out)?.[1];
+        if (loginFile) out += fs.readFileSync(loginFile, 'utf8');
         resolve({
           out,
           url: m[1],
