@@ -64,9 +64,9 @@ export interface ServeProcess {
  * Starts `parley serve` on a free port (or the given extra arguments' port) and resolves once it
  * listens; out holds its output, plus the first owner's login file when it wrote one.
  */
-export function startServeProcess(root: string, st: FreshStorage, extraArgs: string[] = ['--port', '0'], env: Record<string, string> = {}): Promise<ServeProcess> {
+export function startServeProcess(root: string, st: FreshStorage, extraArgs: string[] = ['--port', '0'], env: Record<string, string> = {}, cwd?: string): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/parley.js'), 'serve', ...extraArgs, ...st.args], { env: { ...process.env, ...st.env, ...env } });
+    const child = spawn(process.execPath, [path.join(root, 'bin/parley.js'), 'serve', ...extraArgs, ...st.args], { env: { ...process.env, ...st.env, ...env }, cwd });
     let out = '';
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     const timer = setTimeout(() => reject(new Error('serve did not start: ' + out)), 20000);
