@@ -69,6 +69,8 @@ export function startServeProcess(root: string, st: FreshStorage, extraArgs: str
     const child = spawn(process.execPath, [path.join(root, 'bin/parley.js'), 'serve', ...extraArgs, ...st.args], { env: { ...process.env, ...st.env, ...env }, cwd });
     let out = '';
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    // A server that dies before listening fails the start at once, with its output.
+    child.once('exit', (code) => reject(new Error(`serve exited (${code}) before listening: ${out}`)));
     const timer = setTimeout(() => reject(new Error('serve did not start: ' + out)), 20000);
     child.stdout.on('data', (d) => {
       out += d;
