@@ -7,7 +7,8 @@ import path from 'node:path';
 import { Store } from '../src/store/store.js';
 import { request } from './helpers/server.js';
 import { freshStorage, startServeProcess, type FreshStorage } from './helpers/storage.js';
-import { cli, jsonLine, root } from './helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { cli, cliProcess, jsonLine, parleyBin, root } from './helpers/cli.js';
 
 async function messageIds(st: FreshStorage): Promise<{ ids: Set<number>; delivered: number }> {
   const store = await Store.open({ databaseUrl: st.env.PARLEY_DATABASE_URL ?? '', dataDir: st.env.PARLEY_DATA_DIR });
@@ -126,6 +127,33 @@ test('restore refuses a file that is not a backup', async () => {
     const absent = await cli(['restore', path.join(dir, 'absent.bak'), ...st.args]);
     assert.equal(absent.code, 1);
     assert.match(absent.stderr, /no backup at/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await st.cleanup();
+  }
+});
+
+test('backup draws a progress bar on a terminal only', async () => {
+  const st = await freshStorage();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-backup-'));
+  try {
+    jsonLine(await cli(['migrate', ...st.args]));
+    const piped = await cliProcess(['backup', path.join(dir, 'piped.bak'), ...st.args], st.env);
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.equal(piped.stderr, '', 'nothing but the JSON line when not on a terminal');
+    assert.equal(piped.stdout.trim().split('\n').length, 1);
+    // util-linux `script` runs the command on a pseudo-terminal.
+    if (spawnSync('script', ['--version']).status !== 0) {
+      if (process.env.CI) assert.fail('CI needs util-linux script to check the progress bar');
+      console.log('NOTE: the progress bar check on a terminal was SKIPPED: no `script` command.');
+      return;
+    }
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const command = [process.execPath, parleyBin, 'backup', path.join(dir, 'tty.bak'), ...st.args].map(quote).join(' ');
+    const tty = spawnSync('script', ['-q', '-e', '-c', `stty cols 80; ${command}`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, ...st.env } });
+    assert.equal(tty.status, 0, tty.stdout + tty.stderr);
+    assert.match(tty.stdout, /backup \[=+\] 100%/);
+    assert.match(tty.stdout, /\{"backup":/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     await st.cleanup();

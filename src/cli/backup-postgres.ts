@@ -49,6 +49,7 @@ export async function backupPostgres(databaseUrl: string, dest: string, progress
     await runTool('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', '--verbose', `--file=${dest}`, `--dbname=${databaseUrl}`], (line) => {
       if (/dumping contents of table/.test(line)) progress.update(++done, total);
     });
+    progress.update(total, total);
   } finally {
     progress.finish();
   }
@@ -78,6 +79,7 @@ export async function restorePostgres(backup: string, databaseUrl: string, progr
     await runTool('pg_restore', ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', '--verbose', `--dbname=${databaseUrl}`, backup], (line) => {
       if (/processing data for table/.test(line)) progress.update(++done, total);
     });
+    progress.update(total, total);
   } finally {
     progress.finish();
   }

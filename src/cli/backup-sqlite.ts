@@ -21,15 +21,19 @@ export async function backupSqlite(dataDir: string, dest: string, progress: Prog
   source.pragma('busy_timeout = 5000');
   let lastRemaining = Infinity;
   let restarted = false;
+  let total = 0;
   try {
     await source.backup(dest, {
       progress({ totalPages, remainingPages }) {
+        total = totalPages;
         if (remainingPages > lastRemaining) restarted = true;
         lastRemaining = remainingPages;
         progress.update(totalPages - remainingPages, totalPages);
         return restarted ? Math.max(totalPages, 1) : PAGES_PER_STEP;
       },
     });
+    // The callback runs between steps, so the last step's completion is shown here.
+    progress.update(total, total);
   } finally {
     source.close();
     progress.finish();
@@ -65,13 +69,16 @@ export async function restoreSqlite(backup: string, dataDir: string, progress: P
   checkSqliteBackup(backup);
   fs.mkdirSync(dataDir, { recursive: true });
   const source = new Database(backup, { readonly: true, fileMustExist: true });
+  let total = 0;
   try {
     await source.backup(path.join(dataDir, SQLITE_FILE), {
       progress({ totalPages, remainingPages }) {
+        total = totalPages;
         progress.update(totalPages - remainingPages, totalPages);
         return PAGES_PER_STEP;
       },
     });
+    progress.update(total, total);
   } finally {
     source.close();
     progress.finish();
