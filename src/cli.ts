@@ -10,10 +10,12 @@ import { ApiError } from './http/errors.js';
 import type { AppContext } from './context.js';
 
 const USAGE = `usage:
-  parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./data] [--database-url postgres://…] [--external-url URL]
+  parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./data] [--database-url postgres://…] [--external-url URL] [--log-level info] [--metrics]
   parley create-realm --name NAME --owner-email EMAIL --owner-name NAME --owner-password PW [--subdomain S]
   parley create-user --realm SUBDOMAIN --email EMAIL --name NAME --password PW [--role N]
 Every command also takes --data-dir and --database-url; PARLEY_* environment variables set the defaults.`;
+
+const SWITCHES = new Set(['--metrics']);
 
 function parseFlags(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -24,6 +26,11 @@ function parseFlags(args: string[]): Record<string, string> {
     if (eq > 0) out[a.slice(2, eq)] = a.slice(eq + 1);
     else {
       const v = args[i + 1];
+      // A switch stands alone (--metrics); config.ts reads "" as on.
+      if (SWITCHES.has(a) && (v === undefined || v.startsWith('--'))) {
+        out[a.slice(2)] = '';
+        continue;
+      }
       if (v === undefined || v.startsWith('--')) throw new Error(`flag ${a} needs a value`);
       out[a.slice(2)] = v;
       i++;

@@ -36,6 +36,12 @@ const MIGRATIONS: Migration[] = [
   { name: '013-subscription-user-active', up: m013.up },
 ];
 
+/** The migrations this code knows that the database has not recorded as applied (GET /readyz). */
+export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const done = new Set((await sql<{ name: string }>`SELECT name FROM parley_migrations`.execute(db)).rows.map((r) => r.name));
+  return MIGRATIONS.filter((m) => !done.has(m.name)).map((m) => m.name);
+}
+
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS parley_migrations (name text PRIMARY KEY, applied_at integer NOT NULL)`.execute(db);
   const done = new Set(
