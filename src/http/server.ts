@@ -223,7 +223,7 @@ function fail(res: HttpResponse, err: unknown, onUnexpected: UnexpectedHandler):
 }
 
 /** Route labels (log lines, metrics) by route pattern: the path as a client writes it, with its {parameters}. */
-const routeLabel = memoByString((pattern) => (pattern.startsWith(NON_API_ROUTE) ? pattern.slice(NON_API_ROUTE.length) : API_PREFIX + pattern));
+const routeLabel = memoByString((pattern) => (pattern.startsWith(NON_API_ROUTE) ? pattern.slice(NON_API_ROUTE.length) : API_PREFIX + pattern).replace(/\{(\w+):\w+\}/g, '{$1}'));
 
 export interface HandlerOptions {
   /** /metrics, when on (PARLEY_METRICS): its request timings are taken for every request. */
