@@ -8,7 +8,7 @@ import type { RateLimiter } from './lib/rate-limit.js';
 import type { Outbox } from './lib/mail/outbox.js';
 import type { SearchIndexer } from './lib/messages/search-indexer.js';
 import type { Logger } from './ops/logger.js';
-import type { OpsCounters } from './ops/metrics.js';
+import type { OpsCounters } from './ops/counters.js';
 
 export interface Clock {
   /** Current UNIX time in seconds. */

@@ -16,7 +16,7 @@ import { startLoopMonitor } from './workers/loop-monitor.js';
 import { startReminderWorker } from './workers/reminders.js';
 import { SearchIndexer } from './lib/messages/search-indexer.js';
 import { createLogger, type Logger } from './ops/logger.js';
-import { Metrics, OpsCounters } from './ops/metrics.js';
+import { OpsCounters } from './ops/counters.js';
 
 export interface RunningServer {
   app: AppContext;
@@ -50,8 +50,9 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const restored = app.queues.load(queueFile(config));
   if (restored) log.info({ queues: restored }, 'restored event queues');
   app.queues.start();
-  // Off unless asked for: the default process metrics sample the event loop and the collector.
-  const metrics = config.metrics ? new Metrics({ counters: app.counters, queues: app.queues }) : null;
+  // Off unless asked for: the default process metrics sample the event loop and the collector, and
+  // prom-client is loaded only then (about 7 MB of a server's idle memory, docs/decisions.md).
+  const metrics = config.metrics ? new (await import('./ops/metrics.js')).Metrics({ counters: app.counters, queues: app.queues }) : null;
   const handler = createRequestHandler(app, buildRouter(), { metrics });
   // An idle connection closes after 2 minutes; never before a held long-poll's heartbeat is due.
   const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);

@@ -1,12 +1,7 @@
 // The /metrics registry (prom-client): request timings, event-queue figures, send commits, and Node's default process metrics.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { RequestTimings } from './request-timings.js';
-
-/** Counts kept as plain numbers by the code that does the work (no metric object on its path). */
-export class OpsCounters {
-  /** Message sends whose transaction committed (POST /messages, and the scheduled-message worker). */
-  sendCommits = 0;
-}
+import type { OpsCounters } from './counters.js';
 
 /** What the registry reads at scrape time. */
 export interface MetricSources {
