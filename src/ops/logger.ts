@@ -1,7 +1,6 @@
 // The process's logger (pino): JSON lines on stdout, or readable lines when stdout is a terminal.
 import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import { TurnBatchedOutput } from './log-output.js';
 
 export type { Logger };
 
@@ -21,14 +20,15 @@ export interface LoggerSettings {
 /**
  * Why these options: no pid/hostname on every line (the service manager knows both), and a
  * numeric timestamp, which pino writes without formatting a date for each line. On a pipe or a
- * file the lines of one event-loop turn go out in one write (log-output.ts): thousands of
- * long-poll answers a second cost a few system calls, not one each.
+ * file the writes are asynchronous: lines written while one write is in flight go out together,
+ * so thousands of long-poll answers a second cost a few system calls, not one each (pino
+ * flushes what is pending when the process exits).
  */
 export function createLogger(settings: LoggerSettings): Logger {
   const options: LoggerOptions = { level: settings.level, base: null };
   if (settings.destination) return pino(options, settings.destination);
   if (process.stdout.isTTY) return pino(options, prettyStream());
-  return pino(options, new TurnBatchedOutput(1));
+  return pino(options, pino.destination({ dest: 1, sync: false }));
 }
 
 /** pino-pretty in this thread (no worker): loaded only for a terminal, where nobody measures throughput. */
