@@ -18,24 +18,17 @@ export interface LoggerSettings {
 }
 
 /**
- * Lines are written once this much has gathered, or after this long: a write (a job for libuv's
- * thread pool) per 30 request lines rather than per line or two. A line waits at most a quarter
- * second; pino writes what is gathered when the process exits.
- */
-const BUFFER_BYTES = 4096;
-const FLUSH_EVERY_MS = 250;
-
-/**
  * Why these options: no pid/hostname on every line (the service manager knows both), and a
  * numeric timestamp, which pino writes without formatting a date for each line. On a pipe or a
- * file the writes are asynchronous and gathered (above), so thousands of long-poll answers a
- * second cost a few system calls, not one each.
+ * file the writes are asynchronous: lines written while one write is in flight go out together,
+ * so thousands of long-poll answers a second cost a few system calls, not one each (pino
+ * flushes what is pending when the process exits).
  */
 export function createLogger(settings: LoggerSettings): Logger {
   const options: LoggerOptions = { level: settings.level, base: null };
   if (settings.destination) return pino(options, settings.destination);
   if (process.stdout.isTTY) return pino(options, prettyStream());
-  return pino(options, pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES, periodicFlush: FLUSH_EVERY_MS }));
+  return pino(options, pino.destination({ dest: 1, sync: false }));
 }
 
 /** pino-pretty in this thread (no worker): loaded only for a terminal, where nobody measures throughput. */
