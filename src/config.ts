@@ -1,6 +1,7 @@
 // Typed server configuration, read from command-line flags and PARLEY_* environment variables.
 import path from 'node:path';
 import { parseJwtKeys, type JwtKeyConfig } from './lib/jwt.js';
+import { LOG_LEVELS, isLogLevel } from './ops/logger.js';
 
 export interface Config {
   /** Address the HTTP server binds to. */
@@ -22,7 +23,14 @@ export interface Config {
   heartbeatSecs: number;
   /** Whether to create a first organization and owner on an empty database. */
   bootstrap: boolean;
+  /** One log line per request (PARLEY_LOG_REQUESTS; on unless set to 0). */
   logRequests: boolean;
+  /** Lowest level logged: fatal, error, warn, info (default), debug, trace or silent. */
+  logLevel: string;
+  /** Whether GET /metrics answers (PARLEY_METRICS=1 or --metrics); 404 otherwise. */
+  metrics: boolean;
+  /** Bearer token that lets callers other than loopback read /metrics; empty: loopback only. */
+  metricsToken: string;
   /** smtp:// or smtps:// URL (with credentials) for outgoing mail; empty writes mail to <dataDir>/outbox/. */
   smtpUrl: string;
   /** The From address of mail the server sends. */
@@ -62,6 +70,21 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return n;
 }
 
+function logLevelFrom(value: string | undefined): string {
+  if (value === undefined || value === '') return 'info';
+  if (!isLogLevel(value)) throw new Error(`log level must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  return value;
+}
+
+/** An on/off setting: 1/true/yes (or a bare flag, given as "") is on, 0/false/no or absent is off. */
+function switchFrom(value: string | undefined, name: string): boolean {
+  if (value === undefined) return false;
+  const v = value.toLowerCase();
+  if (v === '' || v === '1' || v === 'true' || v === 'yes') return true;
+  if (v === '0' || v === 'false' || v === 'no') return false;
+  throw new Error(`${name} must be 1 or 0, got "${value}"`);
+}
+
 /** Builds the configuration; explicit flags win over environment variables, which win over defaults. */
 export function loadConfig(flags: Record<string, string | undefined> = {}, env: Env = process.env): Config {
   const host = flags.host ?? env.PARLEY_HOST ?? '127.0.0.1';
@@ -81,7 +104,11 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     idleQueueTimeoutSecs: intFrom(env.PARLEY_IDLE_QUEUE_TIMEOUT_SECS, 600, 'PARLEY_IDLE_QUEUE_TIMEOUT_SECS'),
     heartbeatSecs: intFrom(env.PARLEY_HEARTBEAT_SECS, 50, 'PARLEY_HEARTBEAT_SECS'),
     bootstrap: (flags.bootstrap ?? env.PARLEY_BOOTSTRAP ?? '1') !== '0',
-    logRequests: (env.PARLEY_LOG_REQUESTS ?? '0') === '1',
+    // On by default (one JSON line per request); PARLEY_LOG_REQUESTS=0 turns the lines off, =1 (as set before) keeps them.
+    logRequests: (env.PARLEY_LOG_REQUESTS ?? '1') !== '0',
+    logLevel: logLevelFrom(flags['log-level'] ?? env.PARLEY_LOG_LEVEL),
+    metrics: switchFrom(flags.metrics ?? (env.PARLEY_METRICS || undefined), 'metrics'),
+    metricsToken: env.PARLEY_METRICS_TOKEN ?? '',
     smtpUrl: env.PARLEY_SMTP_URL ?? '',
     mailFrom: env.PARLEY_MAIL_FROM ?? `Parley <noreply@${new URL(externalUrl).hostname}>`,
     deleteTopicBudgetMs: intFrom(env.PARLEY_DELETE_TOPIC_BUDGET_MS, 10_000, 'PARLEY_DELETE_TOPIC_BUDGET_MS'),

@@ -7,6 +7,8 @@ import type { Caches } from './lib/caches.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { Outbox } from './lib/mail/outbox.js';
 import type { SearchIndexer } from './lib/messages/search-indexer.js';
+import type { Logger } from './ops/logger.js';
+import type { OpsCounters } from './ops/counters.js';
 
 export interface Clock {
   /** Current UNIX time in seconds. */
@@ -26,6 +28,10 @@ export interface AppContext {
   mail: Outbox;
   /** Search indexing of new messages (SQLite). */
   search: SearchIndexer;
+  /** The process's logger (pino). */
+  log: Logger;
+  /** Running totals /metrics reports (plain numbers, updated where the work is done). */
+  counters: OpsCounters;
 }
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };

@@ -15,6 +15,8 @@ import { buildRouter } from './http/routes.js';
 import { startLoopMonitor } from './workers/loop-monitor.js';
 import { startReminderWorker } from './workers/reminders.js';
 import { SearchIndexer } from './lib/messages/search-indexer.js';
+import { createLogger, type Logger } from './ops/logger.js';
+import { OpsCounters } from './ops/counters.js';
 
 export interface RunningServer {
   app: AppContext;
@@ -23,8 +25,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function openApp(config: Config, clock: Clock = systemClock): Promise<AppContext> {
-  const store = await Store.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+/** log: the process's logger; by default pino on stdout at config.logLevel (tests pass one writing to a stream they read). */
+export async function openApp(config: Config, clock: Clock = systemClock, log: Logger = createLogger({ level: config.logLevel })): Promise<AppContext> {
+  const store = await Store.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn: (m) => log.warn(m) });
   const bus = await openBus(config.busUrl);
   const queues = new QueueRegistry({ nodeId: config.nodeId, heartbeatSecs: config.heartbeatSecs, now: () => clock.now() });
   bus.subscribe((notices) => queues.deliver(notices));
@@ -33,21 +36,24 @@ export async function openApp(config: Config, clock: Clock = systemClock): Promi
   });
   // Ten failed password attempts per username in ten minutes, then wait.
   const passwordLimiter = new RateLimiter(10, 600, () => clock.now());
-  const search = new SearchIndexer(store);
+  const search = new SearchIndexer(store, (m) => log.error(m));
   await search.start();
-  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, mail: createOutbox(config), search };
+  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, mail: createOutbox(config), search, log, counters: new OpsCounters() };
 }
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);
 
-export async function startServer(config: Config, opts: { clock?: Clock; log?: (msg: string) => void } = {}): Promise<RunningServer> {
-  const log = opts.log ?? ((m: string) => process.stderr.write(m + '\n'));
+export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
   startLoopMonitor();
-  const app = await openApp(config, opts.clock);
+  const app = await openApp(config, opts.clock, opts.logger);
+  const log = app.log;
   const restored = app.queues.load(queueFile(config));
-  if (restored) log(`restored ${restored} event queues`);
+  if (restored) log.info({ queues: restored }, 'restored event queues');
   app.queues.start();
-  const handler = createRequestHandler(app, buildRouter(), (err) => log(`unexpected error: ${err instanceof Error ? err.stack : String(err)}`));
+  // Off unless asked for: the default process metrics sample the event loop and the collector, and
+  // prom-client is loaded only then (about 7 MB of a server's idle memory, docs/decisions.md).
+  const metrics = config.metrics ? new (await import('./ops/metrics.js')).Metrics({ counters: app.counters, queues: app.queues }) : null;
+  const handler = createRequestHandler(app, buildRouter(), { metrics });
   // An idle connection closes after 2 minutes; never before a held long-poll's heartbeat is due.
   const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);
   const listener = createListener((req, res) => void handler(req, res), { keepAliveTimeoutMs, headersTimeoutMs: 60_000 });
@@ -57,7 +63,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
     server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const reminders = startReminderWorker(app, log);
+  const reminders = startReminderWorker(app, (m) => log.error(m));
   let closed = false;
   return {
     app,

@@ -118,20 +118,17 @@ test('malformed bodies and headers get 4xx JSON errors', async () => {
   assert.equal(badMultipart.body.result, 'error');
 });
 
-test('PARLEY_LOG_REQUESTS=1 logs one line per request', async () => {
-  const logged = await startTestServer({ env: { PARLEY_LOG_REQUESTS: '1' } });
+test('PARLEY_LOG_REQUESTS=1 (as operators set it) logs one JSON line per request', async () => {
   const lines: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    lines.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
+  const logged = await startTestServer({ env: { PARLEY_LOG_REQUESTS: '1' }, logStream: { write: (l: string) => void lines.push(l) } });
   try {
     await logged.owner.get('users/me');
-    await new Promise((r) => setTimeout(r, 20));
   } finally {
-    process.stderr.write = write;
     await logged.close();
   }
-  assert.ok(lines.some((l) => / GET \/api\/v1\/users\/me 200 [\d.]+ms/.test(l)), lines.join(''));
+  const requests = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+  assert.equal(requests.length, 1, lines.join(''));
+  assert.equal(requests[0].route, '/api/v1/users/me');
+  assert.equal(requests[0].method, 'GET');
+  assert.equal(requests[0].status, 200);
 });

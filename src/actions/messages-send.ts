@@ -149,6 +149,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     outgoing.push(...extra);
     return { id, outgoing };
   });
+  app.counters.sendCommits++;
   publishCommitted(app, realm.id, stamp, result.outgoing);
   app.search.noteCommitted(result.id);
   return { id: result.id };
@@ -189,6 +190,7 @@ async function sendToRememberedChannel(app: AppContext, realm: Realm, sender: Us
   remember(stream.id, sent.recipients.length);
   const bits = new Map<number, number>();
   for (const userId of sent.recipients) bits.set(userId, userId === sender.id ? readBit : 0);
+  app.counters.sendCommits++;
   publishCommitted(app, realm.id, { kind: 'xid', xid: sent.xid }, [messageNotice({ id: sent.id, ...row }, realm, sender, stream, [], bits, input)]);
   app.search.noteCommitted(sent.id);
   return { id: sent.id };

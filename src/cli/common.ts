@@ -62,6 +62,8 @@ export function configOf(opts: Record<string, unknown>, env: Env): Config {
       'bus-url': s(opts.busUrl),
       'node-id': s(opts.nodeId),
       bootstrap: s(opts.bootstrap),
+      'log-level': s(opts.logLevel),
+      metrics: s(opts.metrics),
     },
     env,
   );

@@ -11,9 +11,11 @@ export function serveCommand(io: CliIO, onTerminal: boolean): Command {
       .option('--bootstrap <0|1>', 'create a first organization on an empty database (PARLEY_BOOTSTRAP; default 1)', (v: string) => {
         if (v !== '0' && v !== '1') throw new InvalidArgumentError('expected 0 or 1.');
         return v;
-      }),
+      })
+      .option('--log-level <level>', 'lowest level logged: fatal, error, warn, info, debug, trace or silent (PARLEY_LOG_LEVEL; default info)')
+      .option('--metrics', 'answer GET /metrics in Prometheus format (PARLEY_METRICS=1)'),
   ).action(async (opts) => {
-    const config = configOf(opts, io.env);
+    const config = configOf({ ...opts, metrics: opts.metrics ? '' : undefined }, io.env);
     if (config.bootstrap) await withApp(config, (app) => bootstrapIfEmpty(app, io.print, onTerminal));
     const server = await startServer(config);
     io.print(`Parley is listening on ${server.url} (data: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})`);

@@ -20,6 +20,8 @@ export interface EventBus {
   publishControl(msg: ControlMessage): void;
   /** Called for control messages from any node; several handlers may subscribe. */
   subscribeControl(handler: (msg: ControlMessage) => void): void;
+  /** Resolves when the bus is connected and answering (GET /readyz); rejects otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,9 @@ export class LocalBus implements EventBus {
   subscribeControl(handler: (msg: ControlMessage) => void): void {
     this.controlHandlers.push(handler);
   }
+
+  /** In-process: always there. */
+  async ping(): Promise<void> {}
 
   async close(): Promise<void> {}
 }
@@ -99,6 +104,11 @@ export class NatsBus implements EventBus {
 
   subscribeControl(handler: (msg: ControlMessage) => void): void {
     this.controlHandlers.push(handler);
+  }
+
+  /** A round trip to the NATS server; fails at once while the client is disconnected (reconnecting). */
+  async ping(): Promise<void> {
+    await this.nc.rtt();
   }
 
   async close(): Promise<void> {

@@ -133,6 +133,14 @@ export class QueueRegistry implements PollOwner {
     return this.queues.size;
   }
 
+  /** Long-polls held open, waiting for events (/metrics). */
+  get heldPolls(): number {
+    return this.waiting.size;
+  }
+
+  /** Events handed to long-poll answers so far (/metrics reads it; a plain number on the answer path). */
+  eventsDelivered = 0;
+
   create(options: Omit<QueueOptions, 'id'>): ClientQueue {
     const id = `${this.opts.nodeId}-${randomBytes(9).toString('base64url')}`;
     const q = new ClientQueue({ ...options, id }, this.opts.now());
@@ -314,7 +322,10 @@ export class QueueRegistry implements PollOwner {
     }
     // Written once this turn is settled: an answer's connection is held back (holdReads) only
     // while more answers follow, which `answering` now tells.
-    for (let i = 0; i < listeners.length; i++) listeners[i].deliver(answers[i]);
+    for (let i = 0; i < listeners.length; i++) {
+      this.eventsDelivered += answers[i].length;
+      listeners[i].deliver(answers[i]);
+    }
     // Held connections come back once nothing is left to answer, or when held too long (ReadPacer).
     this.reads.kick();
   }
@@ -406,6 +417,7 @@ export class QueueRegistry implements PollOwner {
         q.lastAnsweredAt = now;
         if (!listener.pacedReads) this.inFlight.add(q);
       }
+      this.eventsDelivered += q.events.length;
       listener.deliver(q.events.slice());
       return;
     }

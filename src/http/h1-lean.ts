@@ -49,6 +49,13 @@ export class LeanResponse {
   private closeListeners: Listener[] | null = null;
   /** Told of 'close' after the listeners: a held long-poll's answer, without a listener array or closure. */
   private closeWatcher: CloseWatcher | null = null;
+  /**
+   * Written as an X-Request-Id header line after the shared header lines (so those stay cached
+   * per headers object). The HTTP layer sets it to a value that needs no escaping.
+   */
+  requestId: string | null = null;
+  /** What the HTTP layer keeps about the request this answers (request-log.ts); this class does not read it. */
+  record: unknown = null;
 
   constructor(
     readonly connection: LeanConnection,
@@ -81,7 +88,8 @@ export class LeanResponse {
     const close = this.closeAfter || this.connection.closing;
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     const lines = headLines(status, headers);
-    const head = lines.text + `content-length: ${length}\r\n` + responseTail(close, this.connection.keepAliveLine);
+    const id = this.requestId === null ? '' : `x-request-id: ${this.requestId}\r\n`;
+    const head = lines.text + id + `content-length: ${length}\r\n` + responseTail(close, this.connection.keepAliveLine);
     this.headersSent = true;
     this.connection.write(head, lines.ascii, body, close);
     this.fire(this.finishListeners);

@@ -13,10 +13,12 @@ interface Compiled {
   /** `rest`: the last parameter takes every remaining segment, slashes included ({name:path}). */
   segments: { literal?: string; param?: string; int?: boolean; rest?: boolean }[];
   methods: RouteSpec;
+  /** As given to add() (what request logs and metrics name the route by). */
+  pattern: string;
 }
 
 export type RouteMatch =
-  | { kind: 'found'; handler: Handler; pathParams: Record<string, string> }
+  | { kind: 'found'; handler: Handler; pathParams: Record<string, string>; pattern: string }
   | { kind: 'method'; allowed: string[] }
   | { kind: 'none' };
 
@@ -45,7 +47,7 @@ export class Router {
       const m = /^\{(\w+)(:int|:path)?\}$/.exec(s);
       return m ? { param: m[1], int: m[2] === ':int', rest: m[2] === ':path' } : { literal: s };
     });
-    this.routes.push({ segments, methods });
+    this.routes.push({ segments, methods, pattern });
     this.byFirst = null;
     return this;
   }
@@ -90,7 +92,7 @@ export class Router {
       }
       if (!ok) continue;
       const handler = r.methods[method as keyof RouteSpec];
-      if (handler) return { kind: 'found', handler, pathParams };
+      if (handler) return { kind: 'found', handler, pathParams, pattern: r.pattern };
       allowed ??= Object.keys(r.methods);
     }
     return allowed ? { kind: 'method', allowed } : { kind: 'none' };

@@ -14,6 +14,12 @@ import type { PausableReads } from '../events/read-pacer.js';
 import type { QueueRegistry } from '../events/registry.js';
 import type { Realm, User } from '../store/schema.js';
 import type { UploadedFile } from './body.js';
+import { RequestObserver, recordOf, type RequestRecord } from './request-log.js';
+import { OPS_PATHS, serveOps } from './ops-endpoints.js';
+import type { Metrics } from '../ops/metrics.js';
+
+/** Called with an error no view turned into an API error (answered 500), and the response it broke. */
+export type UnexpectedHandler = (err: unknown, res: HttpResponse) => void;
 
 const API_PREFIX = '/api/v1/';
 /** Uploaded files are served outside /api/v1 too, at the URLs messages link (as the original does). */
@@ -48,7 +54,7 @@ class Request implements ApiRequest {
     public clientName: string,
     public http: HttpRequest,
     private readonly res: HttpResponse,
-    private readonly onUnexpected: (err: unknown) => void,
+    private readonly onUnexpected: UnexpectedHandler,
   ) {}
 
   replyLater(): Reply {
@@ -68,7 +74,7 @@ class LaterReply implements Reply {
     private readonly res: HttpResponse,
     readonly ignored: readonly string[],
     private readonly queues: QueueRegistry,
-    private readonly onUnexpected: (err: unknown) => void,
+    private readonly onUnexpected: UnexpectedHandler,
   ) {}
 
   get aborted(): boolean {
@@ -147,16 +153,19 @@ function isDestroyed(res: HttpResponse): boolean {
   return isHttp2(res) ? res.stream.destroyed : res.destroyed;
 }
 
+/** Every answer goes out here: it is also where the request's log line and latency are taken. */
 function send(res: HttpResponse, status: number, body: string | Buffer, headers: Record<string, string>): void {
   if (res.headersSent || isDestroyed(res)) return;
   if (res instanceof LeanResponse) {
     res.send(status, headers, body);
+    (res.record as RequestRecord | null)?.finished(status);
     return;
   }
   const head = { 'content-length': String(Buffer.byteLength(body)), ...headers };
   // The two response classes have the same methods but signatures TypeScript cannot unite.
   if (res instanceof ServerResponse) res.writeHead(status, head).end(body);
   else res.writeHead(status, head).end(body);
+  recordOf(res)?.finished(status);
 }
 
 /** Shared (never changed): the lean server puts its header lines together once per headers object. */
@@ -183,17 +192,8 @@ const clientNameOfAgent = memoByString((ua) => {
   return m ? m[1].slice(0, 30) : 'API';
 });
 
-/** PARLEY_LOG_REQUESTS=1: one line per request on stderr, written when the response finishes. */
-function logWhenDone(req: HttpRequest, res: HttpResponse): void {
-  const start = performance.now();
-  res.once('finish', () => {
-    const path = (req.url ?? '/').split('?')[0];
-    process.stderr.write(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms\n`);
-  });
-}
-
 /** Writes a view's result: a raw response as it is, else the success envelope (exported for tests). */
-export function respond(res: HttpResponse, ignored: readonly string[], result: ViewResult, onUnexpected: (err: unknown) => void): void {
+export function respond(res: HttpResponse, ignored: readonly string[], result: ViewResult, onUnexpected: UnexpectedHandler): void {
   try {
     writeResult(res, ignored, result);
   } catch (err) {
@@ -213,29 +213,47 @@ function writeResult(res: HttpResponse, ignored: readonly string[], result: View
 }
 
 /** An API error as its envelope; anything else is logged and answered with a plain 500. */
-function fail(res: HttpResponse, err: unknown, onUnexpected: (err: unknown) => void): void {
+function fail(res: HttpResponse, err: unknown, onUnexpected: UnexpectedHandler): void {
   if (err instanceof ApiError) {
     sendError(res, err);
     return;
   }
-  onUnexpected(err);
+  onUnexpected(err, res);
   sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
 }
 
-export function createRequestHandler(app: AppContext, router: Router, onUnexpected: (err: unknown) => void) {
+/** Route labels (log lines, metrics) by route pattern: the path as a client writes it, with its {parameters}. */
+const routeLabel = memoByString((pattern) => (pattern.startsWith(NON_API_ROUTE) ? pattern.slice(NON_API_ROUTE.length) : API_PREFIX + pattern).replace(/\{(\w+):\w+\}/g, '{$1}'));
+
+export interface HandlerOptions {
+  /** /metrics, when on (PARLEY_METRICS): its request timings are taken for every request. */
+  metrics: Metrics | null;
+}
+
+export function createRequestHandler(app: AppContext, router: Router, opts: HandlerOptions) {
+  const observer = new RequestObserver(app.log, app.config.logRequests, opts.metrics?.timings ?? null);
+  const ops = { app, metrics: opts.metrics };
+  // An unexpected error is logged with the id its client was given (X-Request-Id), to find one from the other.
+  const onUnexpected: UnexpectedHandler = (err, res) => app.log.error({ req_id: recordOf(res)?.id, err }, 'unexpected error');
   return async (req: HttpRequest, res: HttpResponse): Promise<void> => {
-    if (app.config.logRequests) logWhenDone(req, res);
+    const record = observer.begin(req, res);
     try {
       const { pathname, query } = splitTarget(req.url ?? '/');
       const isApi = pathname.startsWith(API_PREFIX);
       if (!isApi && !pathname.startsWith(UPLOADS_PREFIX) && !pathname.startsWith(STATIC_PREFIX)) {
         req.resume();
+        if (OPS_PATHS.has(pathname)) {
+          record.route = pathname;
+          respond(res, [], await serveOps(ops, pathname, req, res), onUnexpected);
+          return;
+        }
         throw new ApiError('Not Found', 'BAD_REQUEST', 404);
       }
       let path = isApi ? pathname.slice(API_PREFIX.length) : NON_API_ROUTE + pathname;
       if (path.endsWith('/')) path = path.replace(/\/+$/, '');
       const method = (req.method ?? 'GET').toUpperCase();
       const match = router.match(method, path);
+      if (match.kind === 'found') record.route = routeLabel(match.pattern);
       if (match.kind === 'none') {
         req.resume();
         throw new ApiError('Not Found', 'BAD_REQUEST', 404);
@@ -253,6 +271,7 @@ export function createRequestHandler(app: AppContext, router: Router, onUnexpect
       const mode = match.handler.auth ?? 'user';
       const userOrPending = mode === 'none' ? null : authenticate(app, realm, req);
       const user = userOrPending instanceof Promise ? await userOrPending : userOrPending;
+      if (user) record.userId = user.id;
       if (mode === 'user' && !user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
       const p = new Params({ raw: params, used: new Set() });
       const answer = match.handler(new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res, onUnexpected));

@@ -16,7 +16,7 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(file: string): Checkpointer {
+export function startCheckpointer(file: string, warn: (msg: string) => void): Checkpointer {
   let stopping = false;
   let worker: Worker | null = null;
   let lastLook = 0;
@@ -25,7 +25,7 @@ export function startCheckpointer(file: string): Checkpointer {
     const w = new Worker(new URL('./checkpointer.js', import.meta.url), { workerData: { file, intervalMs: INTERVAL_MS }, resourceLimits: { maxOldGenerationSizeMb: 16 } });
     // The worker must not keep the process alive on its own.
     w.unref();
-    w.on('error', (err: Error) => process.stderr.write(`checkpointer: ${err.message}\n`));
+    w.on('error', (err: Error) => warn(`checkpointer: ${err.message}`));
     w.on('exit', () => {
       if (!stopping) worker = spawn();
     });

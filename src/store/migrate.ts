@@ -63,6 +63,12 @@ async function appliedNames(db: Kysely<unknown>): Promise<Set<string>> {
   return new Set((await sql<{ name: string }>`SELECT name FROM parley_migrations`.execute(db)).rows.map((r) => r.name));
 }
 
+/** The migrations this code knows that the database has not recorded as applied (GET /readyz). */
+export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const done = await appliedNames(db);
+  return MIGRATIONS.filter((m) => !done.has(m.name)).map((m) => m.name);
+}
+
 /** The names of all migrations this version knows, in order. */
 export const MIGRATION_NAMES = MIGRATIONS.map((m) => m.name);
 

@@ -7,7 +7,7 @@ import { namedStatementPool } from './pg-statements.js';
 import { startCheckpointer } from './checkpoint-control.js';
 import type { DB } from './schema.js';
 import type { Dialect } from './dialect.js';
-import { migrate } from './migrate.js';
+import { migrate, pendingMigrations } from './migrate.js';
 
 export type Tx = Transaction<DB> | Kysely<DB>;
 
@@ -140,14 +140,16 @@ export class Store {
 
   /** Opens (and migrates) the database: PostgreSQL when a URL is given, else SQLite in dataDir. */
   /** lockWaitMs (SQLite): how long a write waits for a lock another connection holds; the connection's busy timeout by default. */
-  static async open(opts: { databaseUrl: string; dataDir: string; poolSize?: number; lockWaitMs?: number }): Promise<Store> {
+  /** warn: where trouble that does not stop the store is reported (the process's logger; stderr by default). */
+  static async open(opts: { databaseUrl: string; dataDir: string; poolSize?: number; lockWaitMs?: number; warn?: (msg: string) => void }): Promise<Store> {
+    const warn = opts.warn ?? ((m: string) => process.stderr.write(m + '\n'));
     if (opts.databaseUrl) {
       // Loaded only when used: a default (SQLite) server does not carry the PostgreSQL client.
       const { default: pg } = await import('pg');
       const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
       // An idle connection that the server drops (restart, failover) must not crash the process;
       // the pool replaces it on the next checkout.
-      pool.on('error', (err) => process.stderr.write(`postgres: idle connection lost: ${err.message}\n`));
+      pool.on('error', (err) => warn(`postgres: idle connection lost: ${err.message}`));
       // JIT compilation pays off for long analytical queries, not for ours: on a 1,000-user
       // organization it made POST /register take ~160 ms instead of ~55 (the compile, each time).
       // Sent before the connection's first statement (a client runs its queries in order).
@@ -159,7 +161,7 @@ export class Store {
     }
     const sqlite = openSqlite(opts.dataDir);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite.database }) });
-    const checkpointer = startCheckpointer(sqlite.file);
+    const checkpointer = startCheckpointer(sqlite.file, warn);
     const store = new Store(
       db,
       'sqlite',
@@ -172,6 +174,11 @@ export class Store {
     );
     store.appliedMigrations = await migrate(db as unknown as Kysely<unknown>, 'sqlite');
     return store;
+  }
+
+  /** Names of the migrations not applied to this database (none once open() has run, unless another node's code is newer). */
+  pendingMigrations(): Promise<string[]> {
+    return pendingMigrations(this.db as unknown as Kysely<unknown>);
   }
 
   /**

@@ -12,6 +12,8 @@ import { doCreateRealm } from '../../src/actions/realms.js';
 import { doCreateUser } from '../../src/actions/users.js';
 import type { Realm } from '../../src/store/schema.js';
 import type { Clock } from '../../src/context.js';
+import { createLogger } from '../../src/ops/logger.js';
+import type { DestinationStream } from 'pino';
 
 /** Base URL of the PostgreSQL server when the suite runs on PostgreSQL (set by scripts/test.mjs). */
 const PG_BASE = process.env.PARLEY_TEST_PG_URL ?? '';
@@ -146,7 +148,11 @@ export interface TestServer {
 
 let counter = 0;
 
-export async function startTestServer(opts: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestServer> {
+/**
+ * logStream: receives the server's log lines (JSON, one per write) at its configured level;
+ * without it only errors are logged, to stderr.
+ */
+export async function startTestServer(opts: { clock?: Clock; env?: Record<string, string>; logStream?: DestinationStream } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   let databaseUrl = '';
   let dbName = '';
@@ -159,10 +165,8 @@ export async function startTestServer(opts: { clock?: Clock; env?: Record<string
     databaseUrl = `${PG_BASE}/${dbName}`;
   }
   const config = loadConfig({ port: '0', 'data-dir': dataDir, 'database-url': databaseUrl, 'external-url': 'http://localhost' }, { ...(opts.env ?? {}) });
-  const quiet = (m: string) => {
-    if (m.startsWith('unexpected error')) process.stderr.write(m + '\n');
-  };
-  let running = await startServer(config, { clock: opts.clock, log: quiet });
+  const logger = createLogger(opts.logStream ? { level: config.logLevel, destination: opts.logStream } : { level: 'error', destination: process.stderr });
+  let running = await startServer(config, { clock: opts.clock, logger });
   const { realm, owner } = await doCreateRealm(running.app, { name: 'Test Org', subdomain: '', ownerEmail: 'owner@example.com', ownerName: 'Olivia Owner', ownerPassword: 'owner-password' });
 
   const ts: TestServer = {
@@ -184,12 +188,12 @@ export async function startTestServer(opts: { clock?: Clock; env?: Record<string
     },
     async peer(overrides) {
       const peerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-peer-'));
-      return startServer({ ...config, dataDir: peerDir, ...overrides, port: 0 }, { clock: opts.clock, log: quiet });
+      return startServer({ ...config, dataDir: peerDir, ...overrides, port: 0 }, { clock: opts.clock, logger });
     },
     async restart() {
       await ts.running.close();
       resetConnections();
-      running = await startServer({ ...config, port: Number(new URL(ts.url).port) }, { clock: opts.clock, log: quiet });
+      running = await startServer({ ...config, port: Number(new URL(ts.url).port) }, { clock: opts.clock, logger });
       ts.running = running;
     },
     async close() {
