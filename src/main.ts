@@ -47,7 +47,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
   const restored = app.queues.load(queueFile(config));
   if (restored) log(`restored ${restored} event queues`);
   app.queues.start();
-  const handler = createRequestHandler(app, buildRouter(), (err) => log(`unexpected error: ${err instanceof Error ? err.stack : String(err)}`));
+  const handler = createRequestHandler(app, buildRouter(), (err, requestId) => log(`unexpected error (request ${requestId}): ${err instanceof Error ? err.stack : String(err)}`));
   // An idle connection closes after 2 minutes; never before a held long-poll's heartbeat is due.
   const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);
   const listener = createListener((req, res) => void handler(req, res), { keepAliveTimeoutMs, headersTimeoutMs: 60_000 });

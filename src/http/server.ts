@@ -1,4 +1,5 @@
 // Turns HTTP requests (HTTP/1.1 or HTTP/2) into view calls: realm, auth, parameters, envelope and error handling.
+import { randomBytes } from 'node:crypto';
 import { ServerResponse } from 'node:http';
 import { LeanResponse } from './h1-lean.js';
 import type { AppContext } from '../context.js';
@@ -48,7 +49,7 @@ class Request implements ApiRequest {
     public clientName: string,
     public http: HttpRequest,
     private readonly res: HttpResponse,
-    private readonly onUnexpected: (err: unknown) => void,
+    private readonly onUnexpected: UnexpectedErrorSink,
   ) {}
 
   replyLater(): Reply {
@@ -68,7 +69,7 @@ class LaterReply implements Reply {
     private readonly res: HttpResponse,
     readonly ignored: readonly string[],
     private readonly queues: QueueRegistry,
-    private readonly onUnexpected: (err: unknown) => void,
+    private readonly onUnexpected: UnexpectedErrorSink,
   ) {}
 
   get aborted(): boolean {
@@ -193,7 +194,7 @@ function logWhenDone(req: HttpRequest, res: HttpResponse): void {
 }
 
 /** Writes a view's result: a raw response as it is, else the success envelope (exported for tests). */
-export function respond(res: HttpResponse, ignored: readonly string[], result: ViewResult, onUnexpected: (err: unknown) => void): void {
+export function respond(res: HttpResponse, ignored: readonly string[], result: ViewResult, onUnexpected: UnexpectedErrorSink): void {
   try {
     writeResult(res, ignored, result);
   } catch (err) {
@@ -212,17 +213,30 @@ function writeResult(res: HttpResponse, ignored: readonly string[], result: View
   sendJson(res, 200, envelope);
 }
 
-/** An API error as its envelope; anything else is logged and answered with a plain 500. */
-function fail(res: HttpResponse, err: unknown, onUnexpected: (err: unknown) => void): void {
+let failures = 0;
+const PROCESS_TAG = randomBytes(4).toString('hex');
+
+/** Unique across processes and restarts: this process's random tag and a counter. */
+function nextRequestId(): string {
+  return `${PROCESS_TAG}-${++failures}`;
+}
+
+/** Told of an exception that was not an API error, with the ID its 500 answer carries. */
+export type UnexpectedErrorSink = (err: unknown, requestId: string) => void;
+
+/** An API error as its envelope; anything else is logged and answered with a 500 carrying a request ID. */
+function fail(res: HttpResponse, err: unknown, onUnexpected: UnexpectedErrorSink): void {
   if (err instanceof ApiError) {
     sendError(res, err);
     return;
   }
-  onUnexpected(err);
-  sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+  // The ID is made only here (no cost per request): the client can quote it, the log line carries it.
+  const requestId = nextRequestId();
+  onUnexpected(err, requestId);
+  sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: requestId });
 }
 
-export function createRequestHandler(app: AppContext, router: Router, onUnexpected: (err: unknown) => void) {
+export function createRequestHandler(app: AppContext, router: Router, onUnexpected: UnexpectedErrorSink) {
   return async (req: HttpRequest, res: HttpResponse): Promise<void> => {
     if (app.config.logRequests) logWhenDone(req, res);
     try {
