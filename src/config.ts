@@ -51,6 +51,12 @@ export interface Config {
   uploadQuotaMib: number;
   /** Seconds a temporary (signed) upload URL stays valid. */
   signedUploadUrlSecs: number;
+  /** Milliseconds a request's head may take to arrive before a 408 (PARLEY_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** Milliseconds a whole request, body included, may take to arrive before a 408 (PARLEY_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Plain HTTP/1.1 requests served on the socket itself (PARLEY_LEAN_HTTP, default 1); 0: all through Node's server. */
+  leanHttp: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -97,5 +103,9 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     maxFileUploadSizeMib: intFrom(env.PARLEY_MAX_FILE_UPLOAD_SIZE_MIB, 25, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB'),
     uploadQuotaMib: intFrom(env.PARLEY_UPLOAD_QUOTA_MIB, 0, 'PARLEY_UPLOAD_QUOTA_MIB'),
     signedUploadUrlSecs: Math.max(1, intFrom(env.PARLEY_SIGNED_UPLOAD_URL_SECS, 60, 'PARLEY_SIGNED_UPLOAD_URL_SECS')),
+    headersTimeoutMs: Math.max(1, intFrom(env.PARLEY_HEADERS_TIMEOUT_MS, 60_000, 'PARLEY_HEADERS_TIMEOUT_MS')),
+    // Node's own default: time enough for the largest upload on a slow link.
+    requestTimeoutMs: Math.max(1, intFrom(env.PARLEY_REQUEST_TIMEOUT_MS, 300_000, 'PARLEY_REQUEST_TIMEOUT_MS')),
+    leanHttp: (env.PARLEY_LEAN_HTTP ?? '1') !== '0',
   };
 }

@@ -50,7 +50,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
   const handler = createRequestHandler(app, buildRouter(), (err, requestId) => log(`unexpected error (request ${requestId}): ${err instanceof Error ? err.stack : String(err)}`));
   // An idle connection closes after 2 minutes; never before a held long-poll's heartbeat is due.
   const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);
-  const listener = createListener((req, res) => void handler(req, res), { keepAliveTimeoutMs, headersTimeoutMs: 60_000 });
+  const listener = createListener((req, res) => void handler(req, res), {
+    keepAliveTimeoutMs,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    leanHttp: config.leanHttp,
+  });
   const server = listener.server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

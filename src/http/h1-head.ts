@@ -56,10 +56,21 @@ export function isToken(text: string, from = 0, to = text.length): boolean {
   return true;
 }
 
+/**
+ * Whether an incomplete head holds a line feed without its carriage return, or a carriage return
+ * followed by anything but a line feed: such a head never ends in CRLF CRLF, and Node's parser
+ * answers it 400 at once (waiting for the rest would hold it until the headers timeout).
+ */
+function strayLineBreak(buf: Buffer): boolean {
+  for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) if (i === 0 || buf[i - 1] !== 0x0d) return true;
+  for (let i = buf.indexOf(0x0d); i >= 0 && i + 1 < buf.length; i = buf.indexOf(0x0d, i + 1)) if (buf[i + 1] !== 0x0a) return true;
+  return false;
+}
+
 /** Scanned by hand rather than split into lines and matched: a long-poll arrives thousands of times a second. */
 export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult {
   const end = buf.indexOf(HEAD_END);
-  if (end < 0) return buf.length > MAX_HEAD_BYTES ? 'unsupported' : 'incomplete';
+  if (end < 0) return buf.length > MAX_HEAD_BYTES || strayLineBreak(buf) ? 'unsupported' : 'incomplete';
   if (end + 4 > MAX_HEAD_BYTES) return 'unsupported';
   const text = buf.toString('latin1', 0, end);
   let eol = text.indexOf('\r\n');

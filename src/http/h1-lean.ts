@@ -171,8 +171,10 @@ function headLines(status: number, headers: Record<string, string>): HeadLines {
 
 export interface LeanServerOptions {
   keepAliveTimeoutMs: number;
-  /** How long a request's head and body may take to arrive. */
+  /** How long a request's head may take to arrive. */
   headersTimeoutMs: number;
+  /** How long a whole request, head and body, may take to arrive (at least headersTimeoutMs). */
+  requestTimeoutMs: number;
   onRequest: (req: LeanRequest, res: LeanResponse) => void;
   /** Gives the socket to Node's server (its unread bytes are back in the socket). */
   handOver: (socket: net.Socket) => void;
@@ -201,6 +203,8 @@ export class LeanConnection {
   /** Paused because the client sent too much ahead of the answer. */
   private throttled = false;
   private serving = false;
+  /** A request asked for the connection to close: whatever arrives after it is never read. */
+  private lastRequestRead = false;
   /** When the connection went idle, or its current request began to arrive (for the timeouts). */
   since = performance.now();
 
@@ -259,7 +263,7 @@ export class LeanConnection {
     if (this.current || this.held || this.socket.destroyed) return;
     if (this.buffered === 0) {
       if (now - this.since > opts.keepAliveTimeoutMs) this.socket.destroy();
-    } else if (now - this.since > opts.headersTimeoutMs) {
+    } else if (now - this.since > (this.head ? opts.requestTimeoutMs : opts.headersTimeoutMs)) {
       // What Node's server answers a request that took too long to arrive.
       this.socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
       this.socket.destroySoon();
@@ -295,6 +299,7 @@ export class LeanConnection {
   }
 
   private onData(chunk: Buffer): void {
+    if (this.lastRequestRead) return;
     if (this.buffered === 0 && this.current === null) this.since = performance.now();
     if (this.firstChunk === null) this.firstChunk = chunk;
     else (this.moreChunks ??= []).push(chunk);
@@ -326,7 +331,10 @@ export class LeanConnection {
         if (this.buffered < total) return;
         const buf = this.take();
         const body = head.bodyLength ? buf.subarray(head.headLength, total) : EMPTY;
-        const rest = buf.length > total ? buf.subarray(total) : null;
+        // After a request that asked to close, nothing more is read: bytes sent behind it (a
+        // pipelined request) are dropped unread, as Node's server drops them.
+        const rest = buf.length > total && !head.close ? buf.subarray(total) : null;
+        if (head.close) this.lastRequestRead = true;
         this.firstChunk = rest;
         this.moreChunks = null;
         this.buffered = rest ? rest.length : 0;

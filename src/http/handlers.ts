@@ -1,5 +1,15 @@
 // Declares how a view authenticates: with a user (the default), optionally, or not at all.
 import type { ApiRequest, AuthedRequest, Handler, LATER, ViewResult } from './types.js';
+import type { Config } from '../config.js';
+
+/**
+ * Marks a route that takes uploaded files, and the largest it accepts: its body may be that large
+ * (other routes' bodies are small), its files stream to disk and a larger one is refused as it arrives.
+ */
+export function acceptsFiles(h: Handler, maxFileBytes: (config: Config) => number): Handler {
+  h.maxFileBytes = maxFileBytes;
+  return h;
+}
 
 export function authed(fn: (req: AuthedRequest) => Promise<ViewResult> | typeof LATER): Handler {
   const h = fn as Handler;

@@ -4,7 +4,8 @@ import { ServerResponse } from 'node:http';
 import { LeanResponse } from './h1-lean.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from './errors.js';
-import { parseRequestParams } from './body.js';
+import { discardFiles, parseRequestParams } from './body.js';
+import { RouteBodyLimits } from './body-limits.js';
 import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
@@ -154,9 +155,14 @@ function send(res: HttpResponse, status: number, body: string | Buffer, headers:
     res.send(status, headers, body);
     return;
   }
-  const head = { 'content-length': String(Buffer.byteLength(body)), ...headers };
+  const head: Record<string, string> = { 'content-length': String(Buffer.byteLength(body)), ...headers };
   // The two response classes have the same methods but signatures TypeScript cannot unite.
-  if (res instanceof ServerResponse) res.writeHead(status, head).end(body);
+  if (res instanceof ServerResponse) {
+    // Answered before its body was read (refused unauthenticated, or too large): the connection
+    // closes after the answer, so that the rest is never read.
+    if (res.req && !res.req.complete) head.connection = 'close';
+    res.writeHead(status, head).end(body);
+  }
   else res.writeHead(status, head).end(body);
 }
 
@@ -237,6 +243,7 @@ function fail(res: HttpResponse, err: unknown, onUnexpected: UnexpectedErrorSink
 }
 
 export function createRequestHandler(app: AppContext, router: Router, onUnexpected: UnexpectedErrorSink) {
+  const bodyLimits = new RouteBodyLimits(app.config);
   return async (req: HttpRequest, res: HttpResponse): Promise<void> => {
     if (app.config.logRequests) logWhenDone(req, res);
     try {
@@ -259,23 +266,26 @@ export function createRequestHandler(app: AppContext, router: Router, onUnexpect
         throw new ApiError('Method Not Allowed', 'BAD_REQUEST', 405, { allowed_methods: match.allowed });
       }
       // Each step is synchronous on its common path (a GET, a cached realm and user): no promise,
-      // no microtask turn, on every long-poll.
-      const parsed = parseRequestParams(req, query);
-      const { params, files } = parsed instanceof Promise ? await parsed : parsed;
+      // no microtask turn, on every long-poll. The caller is known before any of the body is read:
+      // an anonymous request to a route that needs a user is refused unread.
       const realmOrPending = resolveRealm(app, req);
       const realm = realmOrPending instanceof Promise ? await realmOrPending : realmOrPending;
       const mode = match.handler.auth ?? 'user';
       const userOrPending = mode === 'none' ? null : authenticate(app, realm, req);
       const user = userOrPending instanceof Promise ? await userOrPending : userOrPending;
       if (mode === 'user' && !user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+      const parsed = parseRequestParams(req, query, bodyLimits.of(match.handler));
+      const { params, files } = parsed instanceof Promise ? await parsed : parsed;
       const p = new Params({ raw: params, used: new Set() });
       const answer = match.handler(new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res, onUnexpected));
       // A view answering later (a held long-poll) keeps its reply, and nothing of this request.
       if (answer === LATER) return;
-      return answer.then(
+      const done = answer.then(
         (result) => respond(res, p.ignored(), result, onUnexpected),
         (err: unknown) => fail(res, err, onUnexpected),
       );
+      if (files.length) void done.finally(() => discardFiles(files));
+      return done;
     } catch (err) {
       fail(res, err, onUnexpected);
     }
