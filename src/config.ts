@@ -41,7 +41,7 @@ export interface Config {
   videoProvider: string;
   /** Base URL under which the meeting-url provider creates rooms (e.g. https://meet.example.com). */
   videoBaseUrl: string;
-  /** JWT login per organization subdomain (PARLEY_JWT_KEYS: {"sub": {"key", "algorithms"}}); empty: off. */
+  /** JWT login per organization subdomain (PARLEY_JWT_KEYS: {"sub": {"key", "algorithms", "audience"?, "issuer"?, "clock_skew_secs"?, "require_exp"?}}); empty: off. */
   jwtKeys: Map<string, JwtKeyConfig>;
   /** Largest avatar image POST /users/me/avatar accepts, in MiB (max_avatar_file_size_mib in /register). */
   maxAvatarFileSizeMib: number;

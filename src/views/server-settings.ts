@@ -70,7 +70,7 @@ const jwtFetchApiKey = noAuth(async (req) => {
   const includeProfile = p.bool('include_profile', false);
   let claims: Record<string, unknown>;
   try {
-    claims = verifyJwt(token, config, req.app.clock.now());
+    claims = await verifyJwt(token, config, req.app.clock.now());
   } catch (err) {
     if (err instanceof JwtError) throw badRequest(err.message);
     throw err;
