@@ -45,6 +45,7 @@ async function withApp<T>(config: Config, fn: (app: AppContext) => Promise<T>): 
   } finally {
     app.search.stop();
     await app.bus.close();
+    await app.rateLimits.close();
     await app.store.close();
   }
 }

@@ -1,6 +1,7 @@
 // Typed server configuration, read from command-line flags and PARLEY_* environment variables.
 import path from 'node:path';
 import { parseJwtKeys, type JwtKeyConfig } from './lib/jwt.js';
+import { parseRateRule, type RateLimitConfig } from './lib/request-rate-limits.js';
 
 export interface Config {
   /** Address the HTTP server binds to. */
@@ -57,6 +58,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Plain HTTP/1.1 requests served on the socket itself (PARLEY_LEAN_HTTP, default 1); 0: all through Node's server. */
   leanHttp: boolean;
+  /** Request rate limits (PARLEY_RATE_LIMIT_*): where they are counted and how many requests each allows. */
+  rateLimits: RateLimitConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -107,5 +110,12 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     // Node's own default: time enough for the largest upload on a slow link.
     requestTimeoutMs: Math.max(1, intFrom(env.PARLEY_REQUEST_TIMEOUT_MS, 300_000, 'PARLEY_REQUEST_TIMEOUT_MS')),
     leanHttp: (env.PARLEY_LEAN_HTTP ?? '1') !== '0',
+    rateLimits: {
+      store: env.PARLEY_RATE_LIMIT_STORE || 'memory',
+      // The original's api_by_user and api_by_ip rules; logins stricter.
+      apiPerUser: parseRateRule(env.PARLEY_RATE_LIMIT_API || '200/60', 'PARLEY_RATE_LIMIT_API'),
+      unauthenticatedPerIp: parseRateRule(env.PARLEY_RATE_LIMIT_UNAUTHENTICATED || '100/60', 'PARLEY_RATE_LIMIT_UNAUTHENTICATED'),
+      authenticationPerIp: parseRateRule(env.PARLEY_RATE_LIMIT_AUTHENTICATION || '10/60', 'PARLEY_RATE_LIMIT_AUTHENTICATION'),
+    },
   };
 }

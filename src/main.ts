@@ -8,6 +8,7 @@ import { QueueRegistry } from './events/registry.js';
 import { openBus } from './events/bus.js';
 import { Caches } from './lib/caches.js';
 import { RateLimiter } from './lib/rate-limit.js';
+import { RequestRateLimits } from './lib/request-rate-limits.js';
 import { createOutbox } from './lib/mail/outbox.js';
 import { createRequestHandler } from './http/server.js';
 import { createListener } from './http/listener.js';
@@ -35,7 +36,9 @@ export async function openApp(config: Config, clock: Clock = systemClock): Promi
   const passwordLimiter = new RateLimiter(10, 600, () => clock.now());
   const search = new SearchIndexer(store);
   await search.start();
-  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, mail: createOutbox(config), search };
+  // Nodes of one deployment share a database: its URL (or the SQLite directory) names the deployment.
+  const rateLimits = await RequestRateLimits.open(config.rateLimits, config.databaseUrl, config.databaseUrl || config.dataDir);
+  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, rateLimits, mail: createOutbox(config), search };
 }
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);
@@ -79,6 +82,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.bus.close();
       await app.mail.close();
+      await app.rateLimits.close();
       await app.store.close();
     },
   };

@@ -30,7 +30,13 @@ export class LeanRequest {
     readonly url: string,
     readonly headers: Record<string, string>,
     readonly body: Buffer,
+    private readonly connection: LeanConnection,
   ) {}
+
+  /** The client's address (what per-IP rate limits count by). */
+  get remoteAddress(): string {
+    return this.connection.socket.remoteAddress ?? '';
+  }
 
   /** The body is read whole before the request is served: nothing to drain. */
   resume(): void {}
@@ -45,6 +51,8 @@ export class LeanResponse {
   /** 'close' has fired: the response was written, or the client went away first. */
   closed = false;
   private headers: Record<string, string> = NO_HEADERS;
+  /** Headers set for this response alone (setHeader), written with the ones given to send. */
+  private extraHeaders: Record<string, string> | null = null;
   private finishListeners: Listener[] | null = null;
   private closeListeners: Listener[] | null = null;
   /** Told of 'close' after the listeners: a held long-poll's answer, without a listener array or closure. */
@@ -58,6 +66,12 @@ export class LeanResponse {
 
   get destroyed(): boolean {
     return this.connection.destroyed;
+  }
+
+  /** A header of this response only, as Node's setHeader: sent with whatever send() is given. */
+  setHeader(name: string, value: string): this {
+    (this.extraHeaders ??= {})[name] = value;
+    return this;
   }
 
   writeHead(status: number, headers: Record<string, string>): this {
@@ -80,7 +94,8 @@ export class LeanResponse {
     this.statusCode = status;
     const close = this.closeAfter || this.connection.closing;
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    const lines = headLines(status, headers);
+    // Headers of this response alone are not cached: their values change from one response to the next.
+    const lines = this.extraHeaders ? buildHeadLines(status, { ...headers, ...this.extraHeaders }) : headLines(status, headers);
     const head = lines.text + `content-length: ${length}\r\n` + responseTail(close, this.connection.keepAliveLine);
     this.headersSent = true;
     this.connection.write(head, lines.ascii, body, close);
@@ -156,6 +171,13 @@ function headLines(status: number, headers: Record<string, string>): HeadLines {
   let byStatus = headCache.get(headers);
   const hit = byStatus?.get(status);
   if (hit !== undefined) return hit;
+  const lines = buildHeadLines(status, headers);
+  if (!byStatus) headCache.set(headers, (byStatus = new Map()));
+  byStatus.set(status, lines);
+  return lines;
+}
+
+function buildHeadLines(status: number, headers: Record<string, string>): HeadLines {
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
   for (const name in headers) {
     const value = headers[name];
@@ -163,10 +185,7 @@ function headLines(status: number, headers: Record<string, string>): HeadLines {
     // The length written is always the body's own.
     if (name.toLowerCase() !== 'content-length') head += `${name}: ${value}\r\n`;
   }
-  const lines = { text: head, ascii: !NON_ASCII.test(head) };
-  if (!byStatus) headCache.set(headers, (byStatus = new Map()));
-  byStatus.set(status, lines);
-  return lines;
+  return { text: head, ascii: !NON_ASCII.test(head) };
 }
 
 export interface LeanServerOptions {
@@ -341,7 +360,7 @@ export class LeanConnection {
         this.head = null;
         const res = new LeanResponse(this, head.close);
         this.current = res;
-        this.server.opts.onRequest(new LeanRequest(head.method, head.target, head.headers, body), res);
+        this.server.opts.onRequest(new LeanRequest(head.method, head.target, head.headers, body, this), res);
       }
     } finally {
       this.serving = false;

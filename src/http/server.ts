@@ -1,7 +1,8 @@
 // Turns HTTP requests (HTTP/1.1 or HTTP/2) into view calls: realm, auth, parameters, envelope and error handling.
 import { randomBytes } from 'node:crypto';
 import { ServerResponse } from 'node:http';
-import { LeanResponse } from './h1-lean.js';
+import { LeanRequest, LeanResponse } from './h1-lean.js';
+import { RateLimitError } from '../lib/request-rate-limits.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from './errors.js';
 import { discardFiles, parseRequestParams } from './body.js';
@@ -173,9 +174,20 @@ function sendJson(res: HttpResponse, status: number, payload: unknown): void {
   send(res, status, JSON.stringify(payload), JSON_TYPE);
 }
 
+/** The client's address: the socket's peer (behind a proxy, the proxy's). */
+function remoteAddressOf(req: HttpRequest): string {
+  return (req instanceof LeanRequest ? req.remoteAddress : req.socket?.remoteAddress) ?? '';
+}
+
+/** Headers this response carries besides the view's (the rate-limit ones). */
+function setHeaders(res: HttpResponse, headers: Record<string, string>): void {
+  for (const name in headers) res.setHeader(name, headers[name]);
+}
+
 function sendError(res: HttpResponse, err: ApiError): void {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (err.status === 401) headers['www-authenticate'] = 'Basic realm="parley"';
+  if (err instanceof RateLimitError) Object.assign(headers, err.headers);
   send(res, err.status, JSON.stringify(err), headers);
 }
 
@@ -271,9 +283,21 @@ export function createRequestHandler(app: AppContext, router: Router, onUnexpect
       const realmOrPending = resolveRealm(app, req);
       const realm = realmOrPending instanceof Promise ? await realmOrPending : realmOrPending;
       const mode = match.handler.auth ?? 'user';
-      const userOrPending = mode === 'none' ? null : authenticate(app, realm, req);
-      const user = userOrPending instanceof Promise ? await userOrPending : userOrPending;
-      if (mode === 'user' && !user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+      let user: User | null;
+      try {
+        const userOrPending = mode === 'none' ? null : authenticate(app, realm, req);
+        user = userOrPending instanceof Promise ? await userOrPending : userOrPending;
+        if (mode === 'user' && !user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+      } catch (err) {
+        // Refused credentials count against the client's address, as unauthenticated requests: guessing keys is limited too.
+        const limited = err instanceof ApiError && err.status === 401 ? app.rateLimits.check('api', null, remoteAddressOf(req)) : undefined;
+        if (limited) setHeaders(res, (await limited).headers);
+        throw err;
+      }
+      // Counted before the body is read too: a client over its limit sends nothing more that is read.
+      const rateClass = match.handler.rateLimit ?? 'api';
+      const limited = app.rateLimits.check(rateClass, user ? user.id : null, user && rateClass !== 'authentication' ? '' : remoteAddressOf(req));
+      if (limited) setHeaders(res, (await limited).headers);
       const parsed = parseRequestParams(req, query, bodyLimits.of(match.handler));
       const { params, files } = parsed instanceof Promise ? await parsed : parsed;
       const p = new Params({ raw: params, used: new Set() });

@@ -146,6 +146,16 @@ export interface TestServer {
 
 let counter = 0;
 
+/**
+ * Tests send hundreds of requests a second as one user from one address: the limits stay on (every
+ * request is counted and answered with its headers) with allowances no test reaches unless it sets its own.
+ */
+export const TEST_RATE_LIMITS: Record<string, string> = {
+  PARLEY_RATE_LIMIT_API: '1000000/60',
+  PARLEY_RATE_LIMIT_UNAUTHENTICATED: '1000000/60',
+  PARLEY_RATE_LIMIT_AUTHENTICATION: '1000000/60',
+};
+
 export async function startTestServer(opts: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   let databaseUrl = '';
@@ -158,7 +168,7 @@ export async function startTestServer(opts: { clock?: Clock; env?: Record<string
     await admin.end();
     databaseUrl = `${PG_BASE}/${dbName}`;
   }
-  const config = loadConfig({ port: '0', 'data-dir': dataDir, 'database-url': databaseUrl, 'external-url': 'http://localhost' }, { ...(opts.env ?? {}) });
+  const config = loadConfig({ port: '0', 'data-dir': dataDir, 'database-url': databaseUrl, 'external-url': 'http://localhost' }, { ...TEST_RATE_LIMITS, ...(opts.env ?? {}) });
   const quiet = (m: string) => {
     if (m.startsWith('unexpected error')) process.stderr.write(m + '\n');
   };
