@@ -235,23 +235,24 @@ test(`the lean parser and Node's agree on ${RUNS} generated streams: the same re
       assert.deepEqual([a.executed, closedEarly ? '' : a.refusal, a.closed], [b.executed, closedEarly ? '' : b.refusal, b.closed]);
       // Answers come in order, each for its request. Node's server drops the answers still due when
       // it refuses a request that came in the same read (it writes its 400 at once): either side
-      // may have fewer answers than requests then, never other ones.
+      // may have fewer answers than requests then, never other ones. (So does a CONNECT or an
+      // upgrade, which ends the connection when nothing takes it.)
       for (const o of [a, b]) {
         assert.deepEqual(o.answered, o.executed.slice(0, o.answered.length).map((e) => (e.startsWith('HEAD ') ? '' : e)));
-        if (!o.refusal) assert.equal(o.answered.length, o.executed.length);
+        if (!o.refusal && !o.closed) assert.equal(o.answered.length, o.executed.length);
       }
     }),
     { numRuns: RUNS, endOnFailure: true },
   );
-  if (!details.failed) console.log(`# ${JSON.stringify(tally)}`);
-  // The streams reach both the lean parser's own path and Node's refusals, not only one of them.
-  assert.ok(tally.servedLean >= RUNS / 4 && tally.refused >= RUNS / 10 && tally.refused <= RUNS * 0.9, JSON.stringify(tally));
   // The failing stream and both outcomes, whole (fast-check's own report shortens them).
   if (details.failed) {
     const chunks = details.counterexample![0];
     const [a, b] = await Promise.all([run(lean, chunks), run(node, chunks)]);
-    assert.fail(`seed ${details.seed}: ${JSON.stringify({ chunks: chunks.map((c) => c.toString('latin1')), lean: a, node: b }, null, 1)}`);
+    assert.fail(`seed ${details.seed}: ${String(details.errorInstance)}\nreplayed: ${JSON.stringify({ chunks: chunks.map((c) => c.toString("latin1")), lean: a, node: b }, null, 1)}`);
   }
+  if (!details.failed) console.log(`# ${JSON.stringify(tally)}`);
+  // The streams reach both the lean parser's own path and Node's refusals, not only one of them.
+  assert.ok(tally.servedLean >= RUNS / 4 && tally.refused >= RUNS / 10 && tally.refused <= RUNS * 0.9, JSON.stringify(tally));
 });
 
 test('the lean head parser, fed a head split at every byte, waits or refuses early only as the whole head would be taken', () => {

@@ -116,6 +116,35 @@ function parseLines(text: string): HeadLines | null {
   return { method, target, http10, headers };
 }
 
+/**
+ * The body length and whether to close after the answer, from headers the lean server takes; null
+ * for framing it leaves to Node: a body framed otherwise than by its length, an expected
+ * 100-continue, a protocol switch, an odd Content-Length or Connection.
+ */
+function framingOf(headers: Record<string, string>, http10: boolean, maxBodyBytes: number): { bodyLength: number; close: boolean } | null {
+  if (headers['transfer-encoding'] !== undefined || headers.expect !== undefined || headers.upgrade !== undefined) return null;
+  let bodyLength = 0;
+  const length = headers['content-length'];
+  if (length !== undefined) {
+    if (!DIGITS.test(length)) return null;
+    bodyLength = Number(length);
+    if (bodyLength > maxBodyBytes) return null;
+  }
+  // HTTP/1.1 keeps the connection unless told to close; HTTP/1.0 closes it unless told to keep it.
+  let closeAsked = false;
+  let keepAsked = false;
+  const connection = headers.connection;
+  if (connection !== undefined) {
+    for (const token of connection.toLowerCase().split(',')) {
+      const t = token.trim();
+      if (t === 'close') closeAsked = true;
+      else if (t === 'keep-alive') keepAsked = true;
+      else if (t !== '') return null;
+    }
+  }
+  return { bodyLength, close: closeAsked || (http10 && !keepAsked) };
+}
+
 /** The longest method name the lean server takes. */
 const LONGEST_METHOD = Math.max(...[...METHODS.keys()].map((m) => m.length));
 
@@ -128,7 +157,11 @@ function mayBecomeLean(buf: Buffer): boolean {
   if (strayLineBreak(buf)) return false;
   const text = buf.toString('latin1');
   const lastLine = text.lastIndexOf('\r\n');
-  if (lastLine >= 0) return parseLines(text.slice(0, lastLine)) !== null;
+  if (lastLine >= 0) {
+    // The fields so far, checked as the whole head's will be (the body limit is checked then).
+    const lines = parseLines(text.slice(0, lastLine));
+    return lines !== null && framingOf(lines.headers, lines.http10, Infinity) !== null;
+  }
   // Not even the request line yet: its method so far must begin one taken here.
   const sp = text.indexOf(' ');
   const method = sp < 0 ? text : text.slice(0, sp);
@@ -145,28 +178,10 @@ export function parseRequestHead(buf: Buffer, maxBodyBytes: number): HeadResult 
   const lines = parseLines(buf.toString('latin1', 0, end));
   if (lines === null) return 'unsupported';
   const { method, target, http10, headers } = lines;
-  // A request without Host is an error Node answers (400); a body framed otherwise than by its
-  // length, an expected 100-continue or a protocol switch are its too.
-  if (headers.host === undefined || headers['transfer-encoding'] !== undefined || headers.expect !== undefined || headers.upgrade !== undefined) return 'unsupported';
-  let bodyLength = 0;
-  const length = headers['content-length'];
-  if (length !== undefined) {
-    if (!DIGITS.test(length)) return 'unsupported';
-    bodyLength = Number(length);
-    if (bodyLength > maxBodyBytes) return 'unsupported';
-  }
-  // HTTP/1.1 keeps the connection unless told to close; HTTP/1.0 closes it unless told to keep it.
-  let closeAsked = false;
-  let keepAsked = false;
-  const connection = headers.connection;
-  if (connection !== undefined) {
-    for (const token of connection.toLowerCase().split(',')) {
-      const t = token.trim();
-      if (t === 'close') closeAsked = true;
-      else if (t === 'keep-alive') keepAsked = true;
-      else if (t !== '') return 'unsupported';
-    }
-  }
-  const close = closeAsked || (http10 && !keepAsked);
+  // A request without Host is an error Node answers (400).
+  if (headers.host === undefined) return 'unsupported';
+  const framing = framingOf(headers, http10, maxBodyBytes);
+  if (framing === null) return 'unsupported';
+  const { bodyLength, close } = framing;
   return { method, target, headers, headLength: end + 4, bodyLength, close };
 }
