@@ -80,7 +80,7 @@ function multipartUpload(authHeader: string | null, fileBytes: number, files = 1
   return { head, prefix, suffix, length };
 }
 
-test('an anonymous 40 MB multipart upload is refused with 401 before its body is sent, and nothing of it is kept', async () => {
+test('an anonymous 40 MB multipart upload is refused with 401 before its body is sent, and nothing of it is kept', { timeout: 60_000 }, async () => {
   const u = multipartUpload(null, 40 * MIB);
   const o = await sendLarge(u.head, u.prefix, u.length, u.suffix);
   assert.match(o.answer, /^HTTP\/1\.1 401 /);
@@ -89,7 +89,7 @@ test('an anonymous 40 MB multipart upload is refused with 401 before its body is
   assert.ok(o.peakGrowth < 20 * MIB, `Buffer memory grew by ${o.peakGrowth} bytes`);
 });
 
-test('an upload over the limit is refused: by its declared length unread, else while its file arrives', async () => {
+test('an upload over the limit is refused: by its declared length unread, else while its file arrives', { timeout: 60_000 }, async () => {
   const auth = basicAuth(ana.email, ana.apiKey);
   // 30 MB declared: more than files of 1 MiB can make; refused before the body is read.
   const huge = multipartUpload(auth, 30 * MIB);
@@ -104,7 +104,7 @@ test('an upload over the limit is refused: by its declared length unread, else w
   assert.match(b.answer, /Uploaded file is larger than the allowed limit of 1 MiB/);
 });
 
-test('a body past the limit of a route that takes no files is refused with 413 unread', async () => {
+test('a body past the limit of a route that takes no files is refused with 413 unread', { timeout: 60_000 }, async () => {
   const declared = 3 * MIB;
   const head = `POST /api/v1/messages HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${basicAuth(ana.email, ana.apiKey)}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${declared}\r\n\r\n`;
   const o = await sendLarge(head, 'content=', declared, '');
@@ -115,7 +115,7 @@ test('a body past the limit of a route that takes no files is refused with 413 u
   assert.equal(sent.status, 200, JSON.stringify(sent.body));
 });
 
-test('more files than an upload request may carry are refused; the files of an answered request are removed', async () => {
+test('more files than an upload request may carry are refused; the files of an answered request are removed', { timeout: 60_000 }, async () => {
   const many = multipartUpload(basicAuth(ana.email, ana.apiKey), 10, 5);
   const o = await sendLarge(many.head, many.prefix, many.length, many.suffix);
   assert.match(o.answer, /^HTTP\/1\.1 400 /);

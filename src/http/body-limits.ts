@@ -19,7 +19,7 @@ export class RouteBodyLimits {
 
   constructor(private readonly config: Config) {
     this.tempDir = path.join(config.dataDir, 'incoming');
-    this.small = { maxBodyBytes: SMALL_BODY_BYTES, maxFiles: 0, maxFileBytes: 0, tempDir: this.tempDir };
+    this.small = { maxBodyBytes: SMALL_BODY_BYTES, maxFiles: 0, maxFileBytes: 0, tempDir: this.tempDir, timeoutMs: config.requestTimeoutMs };
   }
 
   of(handler: Handler): BodyLimits {
@@ -27,7 +27,13 @@ export class RouteBodyLimits {
     let limits = this.byHandler.get(handler);
     if (!limits) {
       const maxFileBytes = handler.maxFileBytes(this.config);
-      limits = { maxBodyBytes: MAX_FILES_PER_REQUEST * maxFileBytes + FORM_ROOM_BYTES, maxFiles: MAX_FILES_PER_REQUEST, maxFileBytes, tempDir: this.tempDir };
+      limits = {
+        maxBodyBytes: MAX_FILES_PER_REQUEST * maxFileBytes + FORM_ROOM_BYTES,
+        maxFiles: MAX_FILES_PER_REQUEST,
+        maxFileBytes,
+        tempDir: this.tempDir,
+        timeoutMs: this.config.requestTimeoutMs,
+      };
       this.byHandler.set(handler, limits);
     }
     return limits;

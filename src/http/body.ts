@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import type { HttpRequest } from './types.js';
 import { LeanRequest } from './h1-lean.js';
@@ -35,6 +36,11 @@ export interface BodyLimits {
   maxFileBytes: number;
   /** Where files are written while their request is served. */
   tempDir: string;
+  /**
+   * How long the body may take to arrive. Node's HTTP/1.1 server ends a slower request itself
+   * (requestTimeout); an HTTP/2 stream has no such limit, so it is kept here.
+   */
+  timeoutMs: number;
 }
 
 const tooLarge = () => new ApiError('Request body too large', 'BAD_REQUEST', 413);
@@ -53,11 +59,21 @@ function declaredLength(req: HttpRequest): number {
  * Feeds the request body to `sink` chunk by chunk, counting it against the limit, with the sink's
  * backpressure. `stop` ends the reading; nothing is kept here.
  */
-function pump(req: Exclude<HttpRequest, LeanRequest>, limit: number, onChunk: (c: Buffer) => boolean, onEnd: () => void, onFail: (e: ApiError) => void): () => void {
+function pump(req: Exclude<HttpRequest, LeanRequest>, limits: BodyLimits, onChunk: (c: Buffer) => boolean, onEnd: () => void, onFail: (e: ApiError) => void): () => void {
+  const limit = limits.maxBodyBytes;
   let size = 0;
+  const timer = req instanceof IncomingMessage ? null : setTimeout(() => {
+    stop();
+    onFail(new ApiError('Request Timeout', 'BAD_REQUEST', 408));
+  }, limits.timeoutMs);
+  const ended = () => {
+    if (timer) clearTimeout(timer);
+    onEnd();
+  };
   const stop = () => {
+    if (timer) clearTimeout(timer);
     req.off('data', data);
-    req.off('end', onEnd);
+    req.off('end', ended);
     req.pause();
   };
   function data(c: Buffer) {
@@ -70,13 +86,22 @@ function pump(req: Exclude<HttpRequest, LeanRequest>, limit: number, onChunk: (c
     if (!onChunk(c)) req.pause();
   }
   req.on('data', data);
-  req.on('end', onEnd);
-  req.on('error', () => onFail(incomplete()));
-  req.on('aborted', () => onFail(incomplete()));
+  req.on('end', ended);
+  req.on('error', () => {
+    stop();
+    onFail(incomplete());
+  });
+  req.on('aborted', () => {
+    stop();
+    onFail(incomplete());
+  });
   return stop;
 }
 
-function readAll(req: HttpRequest, limit: number): Promise<Buffer> {
+/** What readAll passes on to pump besides the length and the time (no files there). */
+const NO_FILE_LIMITS: BodyLimits = { maxBodyBytes: 0, maxFiles: 0, maxFileBytes: 0, tempDir: '', timeoutMs: 0 };
+
+function readAll(req: HttpRequest, limit: number, timeoutMs: number): Promise<Buffer> {
   if (req instanceof LeanRequest) return req.body.length > limit ? Promise.reject(tooLarge()) : Promise.resolve(req.body);
   if (declaredLength(req) > limit) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
@@ -84,7 +109,7 @@ function readAll(req: HttpRequest, limit: number): Promise<Buffer> {
     let settled = false;
     pump(
       req,
-      limit,
+      { ...NO_FILE_LIMITS, maxBodyBytes: limit, timeoutMs },
       (c) => chunks.push(c) > 0,
       () => {
         settled = true;
@@ -179,7 +204,7 @@ function readMultipart(req: HttpRequest, params: RawParams, limits: BodyLimits):
         }
         stopReading = pump(
           req,
-          limits.maxBodyBytes,
+          limits,
           (c) => bb.write(c),
           () => bb.end(),
           fail,
@@ -251,7 +276,7 @@ async function parseBody(req: HttpRequest, params: RawParams, limits: BodyLimits
     const files = await readMultipart(req, params, limits);
     return { params, files: files.length ? files : NO_FILES };
   }
-  const body = await readAll(req, limits.maxBodyBytes);
+  const body = await readAll(req, limits.maxBodyBytes, limits.timeoutMs);
   if (body.length > 0 && (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain'))) {
     for (const [k, v] of new URLSearchParams(body.toString('utf8'))) params.set(k, v);
   }

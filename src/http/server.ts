@@ -163,8 +163,12 @@ function send(res: HttpResponse, status: number, body: string | Buffer, headers:
     // closes after the answer, so that the rest is never read.
     if (res.req && !res.req.complete) head.connection = 'close';
     res.writeHead(status, head).end(body);
+  } else {
+    // The HTTP/2 equivalent: once answered, the stream is reset with NO_ERROR (0), which tells the
+    // client to stop sending the body (RFC 9113, section 8.1).
+    if (res.req.complete) res.writeHead(status, head).end(body);
+    else res.writeHead(status, head).end(body, () => res.stream.close(0));
   }
-  else res.writeHead(status, head).end(body);
 }
 
 /** Shared (never changed): the lean server puts its header lines together once per headers object. */
