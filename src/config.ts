@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { parseJwtKeys, type JwtKeyConfig } from './lib/jwt.js';
 import { LOG_LEVELS, isLogLevel } from './ops/logger.js';
+import { parseRateRule, type RateLimitConfig } from './lib/request-rate-limits.js';
 
 export interface Config {
   /** Address the HTTP server binds to. */
@@ -49,7 +50,7 @@ export interface Config {
   videoProvider: string;
   /** Base URL under which the meeting-url provider creates rooms (e.g. https://meet.example.com). */
   videoBaseUrl: string;
-  /** JWT login per organization subdomain (PARLEY_JWT_KEYS: {"sub": {"key", "algorithms"}}); empty: off. */
+  /** JWT login per organization subdomain (PARLEY_JWT_KEYS: {"sub": {"key", "algorithms", "audience"?, "issuer"?, "clock_skew_secs"?, "require_exp"?}}); empty: off. */
   jwtKeys: Map<string, JwtKeyConfig>;
   /** Largest avatar image POST /users/me/avatar accepts, in MiB (max_avatar_file_size_mib in /register). */
   maxAvatarFileSizeMib: number;
@@ -59,6 +60,14 @@ export interface Config {
   uploadQuotaMib: number;
   /** Seconds a temporary (signed) upload URL stays valid. */
   signedUploadUrlSecs: number;
+  /** Milliseconds a request's head may take to arrive before a 408 (PARLEY_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** Milliseconds a whole request, body included, may take to arrive before a 408 (PARLEY_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Plain HTTP/1.1 requests served on the socket itself (PARLEY_LEAN_HTTP, default 1); 0: all through Node's server. */
+  leanHttp: boolean;
+  /** Request rate limits (PARLEY_RATE_LIMIT_*): where they are counted and how many requests each allows. */
+  rateLimits: RateLimitConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -124,5 +133,16 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     maxFileUploadSizeMib: intFrom(env.PARLEY_MAX_FILE_UPLOAD_SIZE_MIB, 25, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB'),
     uploadQuotaMib: intFrom(env.PARLEY_UPLOAD_QUOTA_MIB, 0, 'PARLEY_UPLOAD_QUOTA_MIB'),
     signedUploadUrlSecs: Math.max(1, intFrom(env.PARLEY_SIGNED_UPLOAD_URL_SECS, 60, 'PARLEY_SIGNED_UPLOAD_URL_SECS')),
+    headersTimeoutMs: Math.max(1, intFrom(env.PARLEY_HEADERS_TIMEOUT_MS, 60_000, 'PARLEY_HEADERS_TIMEOUT_MS')),
+    // Node's own default: time enough for the largest upload on a slow link.
+    requestTimeoutMs: Math.max(1, intFrom(env.PARLEY_REQUEST_TIMEOUT_MS, 300_000, 'PARLEY_REQUEST_TIMEOUT_MS')),
+    leanHttp: (env.PARLEY_LEAN_HTTP ?? '1') !== '0',
+    rateLimits: {
+      store: env.PARLEY_RATE_LIMIT_STORE || 'memory',
+      // The original's api_by_user and api_by_ip rules; logins stricter.
+      apiPerUser: parseRateRule(env.PARLEY_RATE_LIMIT_API || '200/60', 'PARLEY_RATE_LIMIT_API'),
+      unauthenticatedPerIp: parseRateRule(env.PARLEY_RATE_LIMIT_UNAUTHENTICATED || '100/60', 'PARLEY_RATE_LIMIT_UNAUTHENTICATED'),
+      authenticationPerIp: parseRateRule(env.PARLEY_RATE_LIMIT_AUTHENTICATION || '10/60', 'PARLEY_RATE_LIMIT_AUTHENTICATION'),
+    },
   };
 }

@@ -5,6 +5,7 @@ import type { QueueRegistry } from './events/registry.js';
 import type { EventBus } from './events/bus.js';
 import type { Caches } from './lib/caches.js';
 import type { RateLimiter } from './lib/rate-limit.js';
+import type { RequestRateLimits } from './lib/request-rate-limits.js';
 import type { Outbox } from './lib/mail/outbox.js';
 import type { SearchIndexer } from './lib/messages/search-indexer.js';
 import type { Logger } from './ops/logger.js';
@@ -24,6 +25,8 @@ export interface AppContext {
   caches: Caches;
   /** Failed password attempts per organization and username. */
   passwordLimiter: RateLimiter;
+  /** Request rate limits per user, per IP and for logins (see docs/decisions.md). */
+  rateLimits: RequestRateLimits;
   /** Outgoing mail (SMTP, or files in the data directory's outbox). */
   mail: Outbox;
   /** Search indexing of new messages (SQLite). */

@@ -8,6 +8,7 @@ import { QueueRegistry } from './events/registry.js';
 import { openBus } from './events/bus.js';
 import { Caches } from './lib/caches.js';
 import { RateLimiter } from './lib/rate-limit.js';
+import { RequestRateLimits } from './lib/request-rate-limits.js';
 import { createOutbox } from './lib/mail/outbox.js';
 import { createRequestHandler } from './http/server.js';
 import { createListener } from './http/listener.js';
@@ -38,7 +39,9 @@ export async function openApp(config: Config, clock: Clock = systemClock, log: L
   const passwordLimiter = new RateLimiter(10, 600, () => clock.now());
   const search = new SearchIndexer(store, (m) => log.error(m));
   await search.start();
-  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, mail: createOutbox(config), search, log, counters: new OpsCounters() };
+  // Nodes of one deployment share a database: its URL (or the SQLite directory) names the deployment.
+  const rateLimits = await RequestRateLimits.open(config.rateLimits, config.databaseUrl, config.databaseUrl || config.dataDir);
+  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, rateLimits, mail: createOutbox(config), search, log, counters: new OpsCounters() };
 }
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);
@@ -56,7 +59,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const handler = createRequestHandler(app, buildRouter(), { metrics });
   // An idle connection closes after 2 minutes; never before a held long-poll's heartbeat is due.
   const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);
-  const listener = createListener((req, res) => void handler(req, res), { keepAliveTimeoutMs, headersTimeoutMs: 60_000 });
+  const listener = createListener((req, res) => void handler(req, res), {
+    keepAliveTimeoutMs,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    leanHttp: config.leanHttp,
+  });
   const server = listener.server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -80,6 +88,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.bus.close();
       await app.mail.close();
+      await app.rateLimits.close();
       await app.store.close();
     },
   };

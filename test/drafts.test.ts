@@ -132,3 +132,19 @@ test('with enable_drafts_synchronization off, drafts are refused, and turning it
   await fay.ok('PATCH', 'settings', { enable_drafts_synchronization: true });
   assert.equal((await fay.ok('POST', 'drafts', { drafts: [channelDraft()] })).ids.length, 1);
 });
+
+test('PATCH racing DELETE of the same draft: each answers success or "Draft does not exist", never a 500', async () => {
+  const statuses = new Map<string, number>();
+  for (let round = 0; round < 40; round++) {
+    const [id] = (await dot.ok('POST', 'drafts', { drafts: [channelDraft('race', `round ${round}`)] })).ids;
+    const [edit, del] = await Promise.all([dot.patch(`drafts/${id}`, { draft: channelDraft('race', 'edited') }), dot.delete(`drafts/${id}`)]);
+    for (const r of [edit, del]) {
+      const key = `${r.status} ${r.body.msg}`;
+      statuses.set(key, (statuses.get(key) ?? 0) + 1);
+      if (r.status !== 200) assert.deepEqual([r.status, r.body.msg], [404, 'Draft does not exist'], JSON.stringify(r.body));
+    }
+    assert.equal(del.status, 200, 'the delete always wins or runs after');
+    assert.ok(!(await dot.ok('GET', 'drafts')).drafts.some((d: any) => d.id === id));
+  }
+  assert.ok(statuses.has('200 '), JSON.stringify([...statuses]));
+});

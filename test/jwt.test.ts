@@ -12,7 +12,17 @@ const PUBLIC_PEM = publicKey.export({ type: 'spki', format: 'pem' }).toString();
 let s: TestServer;
 let member: Client;
 before(async () => {
-  s = await startTestServer({ env: { PARLEY_JWT_KEYS: JSON.stringify({ '': { key: SECRET, algorithms: ['HS256'] }, rsa: { key: PUBLIC_PEM, algorithms: ['RS256'] } }) } });
+  s = await startTestServer({
+    env: {
+      PARLEY_JWT_KEYS: JSON.stringify({
+        // The tokens of the first tests carry no exp: these organizations allow that explicitly (exp is required by default).
+        '': { key: SECRET, algorithms: ['HS256'], require_exp: false },
+        rsa: { key: PUBLIC_PEM, algorithms: ['RS256'], require_exp: false },
+        strict: { key: SECRET, algorithms: ['HS384', 'HS256'] },
+        aud: { key: SECRET, algorithms: ['HS256'], audience: 'parley-aud', issuer: 'https://idp.example.com', clock_skew_secs: 5 },
+      }),
+    },
+  });
   member = await s.user('Jay Dubya');
 });
 after(async () => {
@@ -96,4 +106,53 @@ test('configuration is checked at start-up', () => {
   assert.throws(() => parseJwtKeys(JSON.stringify({ a: { key: 'k', algorithms: ['HS256', 'RS256'] } })), /mixes/);
   assert.throws(() => parseJwtKeys(JSON.stringify({ a: { key: 'not a pem', algorithms: ['RS256'] } })));
   assert.deepEqual(parseJwtKeys(JSON.stringify({ a: { key: 'k' } })).get('a')?.algorithms, ['HS256']);
+});
+
+test('exp is required unless the organization allows tokens without it; clock skew is the configured one', async () => {
+  const strict = await s.realm2('strict');
+  const host = 'strict.localhost';
+  const email = 'owner@strict.example.com';
+  const noExp = await fetchKey({ token: hs256({ email }) }, host);
+  assert.deepEqual([noExp.status, noExp.body.msg], [400, 'Bad JSON web token']);
+  const ok = await fetchKey({ token: hs256({ email, exp: now() + 60 }) }, host);
+  assert.deepEqual([ok.status, ok.body.api_key], [200, strict.owner.apiKey]);
+  // Another listed algorithm is accepted; one outside the list is not.
+  const hs384 = (payload: Record<string, unknown>) => {
+    const body = `${b64({ alg: 'HS384', typ: 'JWT' })}.${b64(payload)}`;
+    return `${body}.${createHmac('sha384', SECRET).update(body).digest('base64url')}`;
+  };
+  assert.equal((await fetchKey({ token: hs384({ email, exp: now() + 60 }) }, host)).status, 200);
+  const hs512 = (payload: Record<string, unknown>) => {
+    const body = `${b64({ alg: 'HS512', typ: 'JWT' })}.${b64(payload)}`;
+    return `${body}.${createHmac('sha512', SECRET).update(body).digest('base64url')}`;
+  };
+  assert.equal((await fetchKey({ token: hs512({ email, exp: now() + 60 }) }, host)).body.msg, 'Bad JSON web token');
+  // Within the default 60 s of skew an expired token still passes; beyond it, not.
+  assert.equal((await fetchKey({ token: hs256({ email, exp: now() - 30 }) }, host)).status, 200);
+  assert.equal((await fetchKey({ token: hs256({ email, exp: now() - 90 }) }, host)).body.msg, 'Bad JSON web token');
+  // A non-numeric exp is not an expiry.
+  assert.equal((await fetchKey({ token: hs256({ email, exp: 'tomorrow' }) }, host)).body.msg, 'Bad JSON web token');
+});
+
+test('audience and issuer, when the organization names them, must match; its skew of 5 s applies', async () => {
+  const aud = await s.realm2('aud');
+  const host = 'aud.localhost';
+  const email = 'owner@aud.example.com';
+  const claims = { email, exp: now() + 60, aud: 'parley-aud', iss: 'https://idp.example.com' };
+  const ok = await fetchKey({ token: hs256(claims) }, host);
+  assert.deepEqual([ok.status, ok.body.api_key], [200, aud.owner.apiKey]);
+  assert.equal((await fetchKey({ token: hs256({ ...claims, aud: ['other', 'parley-aud'] }) }, host)).status, 200);
+  for (const wrong of [{ aud: 'other' }, { aud: undefined }, { iss: 'https://evil.example.com' }, { iss: undefined }, { exp: now() - 10 }]) {
+    const r = await fetchKey({ token: hs256({ ...claims, ...wrong }) }, host);
+    assert.deepEqual([r.status, r.body.msg], [400, 'Bad JSON web token'], JSON.stringify(wrong));
+  }
+});
+
+test('the new configuration fields are checked at start-up; today\'s format keeps working', () => {
+  const today = parseJwtKeys(JSON.stringify({ a: { key: 'k', algorithms: ['HS256'] } })).get('a')!;
+  assert.deepEqual([today.requireExp, today.clockSkewSecs, today.audience, today.issuer], [true, 60, undefined, undefined]);
+  assert.throws(() => parseJwtKeys(JSON.stringify({ a: { key: 'k', audience: '' } })), /audience/);
+  assert.throws(() => parseJwtKeys(JSON.stringify({ a: { key: 'k', issuer: 5 } })), /issuer/);
+  assert.throws(() => parseJwtKeys(JSON.stringify({ a: { key: 'k', clock_skew_secs: -1 } })), /clock_skew_secs/);
+  assert.throws(() => parseJwtKeys(JSON.stringify({ a: { key: 'k', require_exp: 'no' } })), /require_exp/);
 });

@@ -38,7 +38,10 @@ export async function doEditDraft(app: AppContext, realm: Realm, user: User, id:
     await checkDraftsEnabled(tx, user.id, app.store.dialect);
     await ownDraft(tx, user, id);
     await checkDraftAddress(tx, realm, user, d);
-    return tx.updateTable('drafts').set(values(d, now)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    // A DELETE committed since ownDraft read the row (PostgreSQL reads committed rows) leaves nothing to update.
+    const row = await tx.updateTable('drafts').set(values(d, now)).where('id', '=', id).where('user_id', '=', user.id).returningAll().executeTakeFirst();
+    if (!row) throw draftDoesNotExist();
+    return row;
   });
   publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'drafts', op: 'update', draft: draftDict(result) })]);
 }

@@ -21,16 +21,16 @@ async function checkQuota(app: AppContext, tx: Tx, realmId: number, size: number
 
 export async function doUploadFile(app: AppContext, realm: Realm, user: User, file: UploadedFile): Promise<StoredUpload> {
   const max = app.config.maxFileUploadSizeMib;
-  if (file.data.length > max * MIB) throw badRequest(`Uploaded file is larger than the allowed limit of ${max} MiB`);
+  if (file.size > max * MIB) throw badRequest(`Uploaded file is larger than the allowed limit of ${max} MiB`);
   // Checked before the bytes are written (cheap refusal) and again in the transaction that records them.
-  await checkQuota(app, app.store.db, realm.id, file.data.length);
+  await checkQuota(app, app.store.db, realm.id, file.size);
   const fileName = (file.filename || 'uploaded-file').slice(0, 255);
   const pathId = newPathId(realm.id, fileName);
   const storage = uploadStorage(app);
-  await storage.put(pathId, file.data, file.mimeType);
+  await storage.put(pathId, await file.read(), file.mimeType);
   try {
     await app.store.write(async (tx) => {
-      await checkQuota(app, tx, realm.id, file.data.length);
+      await checkQuota(app, tx, realm.id, file.size);
       await tx
         .insertInto('attachments')
         .values({
@@ -38,7 +38,7 @@ export async function doUploadFile(app: AppContext, realm: Realm, user: User, fi
           owner_id: user.id,
           path_id: pathId,
           file_name: fileName,
-          size: file.data.length,
+          size: file.size,
           content_type: file.mimeType || 'application/octet-stream',
           create_time: app.clock.now(),
           url_secret: newUrlSecret(),

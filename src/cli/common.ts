@@ -77,6 +77,7 @@ export async function withApp<T>(config: Config, fn: (app: AppContext) => Promis
   } finally {
     app.search.stop();
     await app.bus.close();
+    await app.rateLimits.close();
     await app.store.close();
   }
 }

@@ -1,15 +1,24 @@
-// Reads a request's parameters from its query string and its URL-encoded or multipart body.
+// Reads a request's parameters from its query string and its URL-encoded or multipart body, within the route's limits; uploaded files stream to disk.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
+import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import type { HttpRequest } from './types.js';
-import busboy from 'busboy';
 import { LeanRequest } from './h1-lean.js';
 import { ApiError, badRequest } from './errors.js';
 import type { RawParams } from './params.js';
 
+/** A file of a multipart body, as written to disk while it arrived (removed once the request is answered). */
 export interface UploadedFile {
   field: string;
   filename: string;
   mimeType: string;
-  data: Buffer;
+  size: number;
+  /** Where the bytes are until the request is answered. */
+  path: string;
+  /** The bytes (the file is at most the route's limit). */
+  read(): Promise<Buffer>;
 }
 
 export interface ParsedBody {
@@ -17,65 +26,220 @@ export interface ParsedBody {
   files: UploadedFile[];
 }
 
-const MAX_FORM_BYTES = 8 * 1024 * 1024;
-const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+/** What one route's request body may hold. */
+export interface BodyLimits {
+  /** The whole body, as sent; more is refused with 413 without being read. */
+  maxBodyBytes: number;
+  /** Files one request may carry (0: file parts are skipped unread). */
+  maxFiles: number;
+  /** One file's bytes; a larger file is refused while it arrives. */
+  maxFileBytes: number;
+  /** Where files are written while their request is served. */
+  tempDir: string;
+  /**
+   * How long the body may take to arrive. Node's HTTP/1.1 server ends a slower request itself
+   * (requestTimeout); an HTTP/2 stream has no such limit, so it is kept here.
+   */
+  timeoutMs: number;
+}
 
-function readAll(req: HttpRequest, limit: number): Promise<Buffer> {
-  // The lean server read the body already (it takes bodies far below the limit).
-  if (req instanceof LeanRequest) return Promise.resolve(req.body);
+const tooLarge = () => new ApiError('Request body too large', 'BAD_REQUEST', 413);
+const malformed = () => badRequest('Malformed multipart body');
+/** The client went away or was timed out mid-body: nobody reads this answer, but it must not be a 500. */
+const incomplete = () => badRequest('The request body did not arrive whole');
+export const fileTooLarge = (maxBytes: number) => badRequest(`Uploaded file is larger than the allowed limit of ${Math.floor(maxBytes / (1024 * 1024))} MiB`);
+
+/** Content-Length when sent (Node's parser checked its form), else -1. */
+function declaredLength(req: HttpRequest): number {
+  const v = req.headers['content-length'];
+  return typeof v === 'string' && v !== '' ? Number(v) : -1;
+}
+
+/**
+ * Feeds the request body to `sink` chunk by chunk, counting it against the limit, with the sink's
+ * backpressure. `stop` ends the reading; nothing is kept here.
+ */
+function pump(req: Exclude<HttpRequest, LeanRequest>, limits: BodyLimits, onChunk: (c: Buffer) => boolean, onEnd: () => void, onFail: (e: ApiError) => void): () => void {
+  const limit = limits.maxBodyBytes;
+  let size = 0;
+  const timer = req instanceof IncomingMessage ? null : setTimeout(() => {
+    stop();
+    onFail(new ApiError('Request Timeout', 'BAD_REQUEST', 408));
+  }, limits.timeoutMs);
+  const ended = () => {
+    if (timer) clearTimeout(timer);
+    onEnd();
+  };
+  const stop = () => {
+    if (timer) clearTimeout(timer);
+    req.off('data', data);
+    req.off('end', ended);
+    req.pause();
+  };
+  function data(c: Buffer) {
+    size += c.length;
+    if (size > limit) {
+      stop();
+      onFail(tooLarge());
+      return;
+    }
+    if (!onChunk(c)) req.pause();
+  }
+  req.on('data', data);
+  req.on('end', ended);
+  req.on('error', () => {
+    stop();
+    onFail(incomplete());
+  });
+  req.on('aborted', () => {
+    stop();
+    onFail(incomplete());
+  });
+  return stop;
+}
+
+/** What readAll passes on to pump besides the length and the time (no files there). */
+const NO_FILE_LIMITS: BodyLimits = { maxBodyBytes: 0, maxFiles: 0, maxFileBytes: 0, tempDir: '', timeoutMs: 0 };
+
+function readAll(req: HttpRequest, limit: number, timeoutMs: number): Promise<Buffer> {
+  if (req instanceof LeanRequest) return req.body.length > limit ? Promise.reject(tooLarge()) : Promise.resolve(req.body);
+  if (declaredLength(req) > limit) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        reject(new ApiError('Request body too large', 'BAD_REQUEST', 413));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    req.on('error', reject);
+    let settled = false;
+    pump(
+      req,
+      { ...NO_FILE_LIMITS, maxBodyBytes: limit, timeoutMs },
+      (c) => chunks.push(c) > 0,
+      () => {
+        settled = true;
+        resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      },
+      (e) => {
+        if (settled) return;
+        settled = true;
+        reject(e);
+      },
+    );
   });
 }
 
-function readMultipart(req: HttpRequest, params: RawParams): Promise<UploadedFile[]> {
-  return new Promise((resolve, reject) => {
-    let bb: busboy.Busboy;
-    try {
-      bb = busboy({ headers: req.headers, limits: { fileSize: MAX_UPLOAD_BYTES, fieldSize: MAX_FORM_BYTES } });
-    } catch {
-      reject(badRequest('Malformed multipart body'));
-      return;
-    }
-    const files: UploadedFile[] = [];
-    bb.on('field', (name, value) => params.set(name, value));
-    bb.on('file', (field, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('limit', () => reject(new ApiError('Uploaded file is larger than the allowed limit', 'BAD_REQUEST', 413)));
-      stream.on('end', () => files.push({ field, filename: info.filename ?? 'file', mimeType: info.mimeType, data: Buffer.concat(chunks) }));
-    });
-    bb.on('error', () => reject(badRequest('Malformed multipart body')));
-    bb.on('close', () => resolve(files));
-    if (req instanceof LeanRequest) bb.end(req.body);
-    else req.pipe(bb);
-  });
+let madeDir = '';
+
+async function ensureDir(dir: string): Promise<void> {
+  if (madeDir === dir) return;
+  await fs.promises.mkdir(dir, { recursive: true });
+  madeDir = dir;
+}
+
+/** Removes the files a request's body left (after its answer). */
+export function discardFiles(files: readonly UploadedFile[]): void {
+  for (const f of files) fs.rm(f.path, { force: true }, () => undefined);
+}
+
+function readMultipart(req: HttpRequest, params: RawParams, limits: BodyLimits): Promise<UploadedFile[]> {
+  if (!(req instanceof LeanRequest) && declaredLength(req) > limits.maxBodyBytes) return Promise.reject(tooLarge());
+  return ensureDir(limits.tempDir).then(
+    () =>
+      new Promise((resolve, reject) => {
+        let bb: BusboyInstance;
+        try {
+          bb = new Busboy({
+            headers: req.headers as { 'content-type': string },
+            limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fieldSize: limits.maxBodyBytes, fields: 1000, parts: 1000 + limits.maxFiles },
+          });
+        } catch {
+          reject(malformed());
+          return;
+        }
+        const files: UploadedFile[] = [];
+        const writing = new Set<Promise<void>>();
+        const outs: fs.WriteStream[] = [];
+        let failed = false;
+        let stopReading = () => {};
+        const fail = (e: ApiError) => {
+          if (failed) return;
+          failed = true;
+          stopReading();
+          bb.removeAllListeners('finish');
+          bb.on('error', () => undefined);
+          bb.destroy();
+          for (const out of outs) out.destroy();
+          // Files written so far go once their streams have closed.
+          void Promise.allSettled([...writing]).then(() => discardFiles(files));
+          reject(e);
+        };
+        bb.on('field', (name, value, nameTruncated, valueTruncated) => {
+          if (nameTruncated || valueTruncated) fail(tooLarge());
+          else params.set(name, value);
+        });
+        bb.on('file', (field: string, stream: BusboyFileStream, filename: string, _encoding: string, mimeType: string) => {
+          if (failed) return stream.resume();
+          const file = diskFile(field, filename, mimeType, path.join(limits.tempDir, randomUUID()));
+          files.push(file);
+          const out = fs.createWriteStream(file.path);
+          outs.push(out);
+          stream.on('data', (c: Buffer) => (file.size += c.length));
+          stream.on('limit', () => fail(fileTooLarge(limits.maxFileBytes)));
+          const written = new Promise<void>((done) => out.on('close', () => done()));
+          writing.add(written);
+          out.on('error', () => fail(badRequest('The uploaded file could not be stored')));
+          stream.pipe(out);
+        });
+        bb.on('filesLimit', () => {
+          if (limits.maxFiles > 0) fail(badRequest(`At most ${limits.maxFiles} files may be sent in one request`));
+        });
+        bb.on('fieldsLimit', () => fail(tooLarge()));
+        bb.on('partsLimit', () => fail(tooLarge()));
+        bb.on('error', () => fail(malformed()));
+        bb.on('finish', () => {
+          void Promise.all([...writing]).then(() => {
+            if (!failed) resolve(files);
+          });
+        });
+        if (req instanceof LeanRequest) {
+          if (req.body.length > limits.maxBodyBytes) fail(tooLarge());
+          else bb.end(req.body);
+          return;
+        }
+        stopReading = pump(
+          req,
+          limits,
+          (c) => bb.write(c),
+          () => bb.end(),
+          fail,
+        );
+        bb.on('drain', () => {
+          if (!failed) req.resume();
+        });
+      }),
+  );
+}
+
+function diskFile(field: string, filename: string | undefined, mimeType: string, filePath: string): UploadedFile {
+  return {
+    field,
+    filename: filename || 'file',
+    mimeType,
+    size: 0,
+    path: filePath,
+    read: () => fs.promises.readFile(filePath),
+  };
 }
 
 /**
  * Query-string values first; body values override them, as the original reads POST before GET.
- * Synchronous for GET and HEAD (no body to wait for), which is every long-poll.
+ * Synchronous for GET and HEAD (no body to wait for), which is every long-poll. Called once the
+ * caller is authenticated: nothing of an anonymous request's body is read for a route that needs a user.
  */
-export function parseRequestParams(req: HttpRequest, query: string): ParsedBody | Promise<ParsedBody> {
+export function parseRequestParams(req: HttpRequest, query: string, limits: BodyLimits): ParsedBody | Promise<ParsedBody> {
   const params: RawParams = new Map();
   if (query) addQuery(query, params);
   if (req.method === 'GET' || req.method === 'HEAD') {
     req.resume();
     return { params, files: NO_FILES };
   }
-  return parseBody(req, params);
+  return parseBody(req, params, limits);
 }
 
 /** A query that decodes to itself: no escapes, no "+", ASCII only. */
@@ -106,15 +270,15 @@ export function addQuery(query: string, params: RawParams): void {
 /** Shared by every request without files; frozen so that no view can add to it. */
 const NO_FILES = Object.freeze([]) as unknown as UploadedFile[];
 
-async function parseBody(req: HttpRequest, params: RawParams): Promise<ParsedBody> {
+async function parseBody(req: HttpRequest, params: RawParams, limits: BodyLimits): Promise<ParsedBody> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('multipart/form-data')) {
-    const files = await readMultipart(req, params);
-    return { params, files };
+    const files = await readMultipart(req, params, limits);
+    return { params, files: files.length ? files : NO_FILES };
   }
-  const body = await readAll(req, MAX_FORM_BYTES);
+  const body = await readAll(req, limits.maxBodyBytes, limits.timeoutMs);
   if (body.length > 0 && (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain'))) {
     for (const [k, v] of new URLSearchParams(body.toString('utf8'))) params.set(k, v);
   }
-  return { params, files: [] };
+  return { params, files: NO_FILES };
 }

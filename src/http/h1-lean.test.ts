@@ -11,7 +11,7 @@ interface Harness {
   close(): Promise<void>;
 }
 
-async function harness(onRequest: (req: LeanRequest, res: LeanResponse) => void, timeouts = { keepAliveTimeoutMs: 300, headersTimeoutMs: 300 }): Promise<Harness> {
+async function harness(onRequest: (req: LeanRequest, res: LeanResponse) => void, timeouts = { keepAliveTimeoutMs: 300, headersTimeoutMs: 300, requestTimeoutMs: 300 }): Promise<Harness> {
   const handedOver: net.Socket[] = [];
   const lean = new LeanHttp1({
     ...timeouts,
@@ -118,7 +118,7 @@ test('closing ends idle connections at once and busy ones after their answer, wi
   const h = await harness((req, res) => {
     if (req.url === '/hold') held = res;
     else ok(req, res);
-  }, { keepAliveTimeoutMs: 60_000, headersTimeoutMs: 60_000 });
+  }, { keepAliveTimeoutMs: 60_000, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 });
   const idle = exchange(h.port, 'GET /a HTTP/1.1\r\nHost: h\r\n\r\n');
   const busy = exchange(h.port, 'GET /hold HTTP/1.1\r\nHost: h\r\n\r\n');
   for (let i = 0; i < 100 && !held; i++) await new Promise((r) => setTimeout(r, 10));

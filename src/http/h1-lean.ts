@@ -30,7 +30,13 @@ export class LeanRequest {
     readonly url: string,
     readonly headers: Record<string, string>,
     readonly body: Buffer,
+    private readonly connection: LeanConnection,
   ) {}
+
+  /** The client's address (what per-IP rate limits count by). */
+  get remoteAddress(): string {
+    return this.connection.socket.remoteAddress ?? '';
+  }
 
   /** The body is read whole before the request is served: nothing to drain. */
   resume(): void {}
@@ -45,6 +51,8 @@ export class LeanResponse {
   /** 'close' has fired: the response was written, or the client went away first. */
   closed = false;
   private headers: Record<string, string> = NO_HEADERS;
+  /** Headers set for this response alone (setHeader), written with the ones given to send. */
+  private extraHeaders: Record<string, string> | null = null;
   private finishListeners: Listener[] | null = null;
   private closeListeners: Listener[] | null = null;
   /** Told of 'close' after the listeners: a held long-poll's answer, without a listener array or closure. */
@@ -67,6 +75,12 @@ export class LeanResponse {
     return this.connection.destroyed;
   }
 
+  /** A header of this response only, as Node's setHeader: sent with whatever send() is given. */
+  setHeader(name: string, value: string): this {
+    (this.extraHeaders ??= {})[name] = value;
+    return this;
+  }
+
   writeHead(status: number, headers: Record<string, string>): this {
     this.statusCode = status;
     this.headers = headers;
@@ -87,7 +101,8 @@ export class LeanResponse {
     this.statusCode = status;
     const close = this.closeAfter || this.connection.closing;
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    const lines = headLines(status, headers);
+    // Headers of this response alone are not cached: their values change from one response to the next.
+    const lines = this.extraHeaders ? buildHeadLines(status, { ...headers, ...this.extraHeaders }) : headLines(status, headers);
     const id = this.requestId === null ? '' : `x-request-id: ${this.requestId}\r\n`;
     const head = lines.text + id + `content-length: ${length}\r\n` + responseTail(close, this.connection.keepAliveLine);
     this.headersSent = true;
@@ -164,6 +179,13 @@ function headLines(status: number, headers: Record<string, string>): HeadLines {
   let byStatus = headCache.get(headers);
   const hit = byStatus?.get(status);
   if (hit !== undefined) return hit;
+  const lines = buildHeadLines(status, headers);
+  if (!byStatus) headCache.set(headers, (byStatus = new Map()));
+  byStatus.set(status, lines);
+  return lines;
+}
+
+function buildHeadLines(status: number, headers: Record<string, string>): HeadLines {
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
   for (const name in headers) {
     const value = headers[name];
@@ -171,16 +193,15 @@ function headLines(status: number, headers: Record<string, string>): HeadLines {
     // The length written is always the body's own.
     if (name.toLowerCase() !== 'content-length') head += `${name}: ${value}\r\n`;
   }
-  const lines = { text: head, ascii: !NON_ASCII.test(head) };
-  if (!byStatus) headCache.set(headers, (byStatus = new Map()));
-  byStatus.set(status, lines);
-  return lines;
+  return { text: head, ascii: !NON_ASCII.test(head) };
 }
 
 export interface LeanServerOptions {
   keepAliveTimeoutMs: number;
-  /** How long a request's head and body may take to arrive. */
+  /** How long a request's head may take to arrive. */
   headersTimeoutMs: number;
+  /** How long a whole request, head and body, may take to arrive (at least headersTimeoutMs). */
+  requestTimeoutMs: number;
   onRequest: (req: LeanRequest, res: LeanResponse) => void;
   /** Gives the socket to Node's server (its unread bytes are back in the socket). */
   handOver: (socket: net.Socket) => void;
@@ -209,6 +230,8 @@ export class LeanConnection {
   /** Paused because the client sent too much ahead of the answer. */
   private throttled = false;
   private serving = false;
+  /** A request asked for the connection to close: whatever arrives after it is never read. */
+  private lastRequestRead = false;
   /** When the connection went idle, or its current request began to arrive (for the timeouts). */
   since = performance.now();
 
@@ -267,7 +290,7 @@ export class LeanConnection {
     if (this.current || this.held || this.socket.destroyed) return;
     if (this.buffered === 0) {
       if (now - this.since > opts.keepAliveTimeoutMs) this.socket.destroy();
-    } else if (now - this.since > opts.headersTimeoutMs) {
+    } else if (now - this.since > (this.head ? opts.requestTimeoutMs : opts.headersTimeoutMs)) {
       // What Node's server answers a request that took too long to arrive.
       this.socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
       this.socket.destroySoon();
@@ -303,6 +326,7 @@ export class LeanConnection {
   }
 
   private onData(chunk: Buffer): void {
+    if (this.lastRequestRead) return;
     if (this.buffered === 0 && this.current === null) this.since = performance.now();
     if (this.firstChunk === null) this.firstChunk = chunk;
     else (this.moreChunks ??= []).push(chunk);
@@ -334,14 +358,17 @@ export class LeanConnection {
         if (this.buffered < total) return;
         const buf = this.take();
         const body = head.bodyLength ? buf.subarray(head.headLength, total) : EMPTY;
-        const rest = buf.length > total ? buf.subarray(total) : null;
+        // After a request that asked to close, nothing more is read: bytes sent behind it (a
+        // pipelined request) are dropped unread, as Node's server drops them.
+        const rest = buf.length > total && !head.close ? buf.subarray(total) : null;
+        if (head.close) this.lastRequestRead = true;
         this.firstChunk = rest;
         this.moreChunks = null;
         this.buffered = rest ? rest.length : 0;
         this.head = null;
         const res = new LeanResponse(this, head.close);
         this.current = res;
-        this.server.opts.onRequest(new LeanRequest(head.method, head.target, head.headers, body), res);
+        this.server.opts.onRequest(new LeanRequest(head.method, head.target, head.headers, body, this), res);
       }
     } finally {
       this.serving = false;

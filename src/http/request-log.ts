@@ -19,6 +19,11 @@ const METHODS = new Set(['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD', 'OPTIO
 export function requestIdOf(req: HttpRequest): string {
   const given = req.headers['x-request-id'];
   if (typeof given === 'string' && SANE_ID.test(given)) return given;
+  return newRequestId();
+}
+
+/** A fresh id, for a request that brought none (or an answer made outside a request's record). */
+export function newRequestId(): string {
   return ID_PREFIX + (++idSeq).toString(36);
 }
 

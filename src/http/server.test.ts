@@ -83,13 +83,19 @@ function recordedResponse() {
 
 test('a result that cannot be serialized is answered 500 and reported, not thrown', () => {
   const unexpected: unknown[] = [];
+  const ids: string[] = [];
   const ok = recordedResponse();
   respond(ok.res, new Params({ raw: new Map([['stray', '1']]), used: new Set() }).ignored(), { n: 1 }, (e) => unexpected.push(e));
   assert.equal(ok.out.status, 200);
   assert.deepEqual(JSON.parse(ok.out.body), { result: 'success', msg: '', n: 1, ignored_parameters_unsupported: ['stray'] });
   const bad = recordedResponse();
-  respond(bad.res, [], { n: 10n }, (e) => unexpected.push(e));
+  respond(bad.res, [], { n: 10n }, (e, id) => {
+    unexpected.push(e);
+    ids.push(id);
+  });
   assert.equal(bad.out.status, 500);
-  assert.deepEqual(JSON.parse(bad.out.body), { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+  // A code of its own, and the ID the log line carries, so that a client's report can be found.
+  assert.deepEqual(JSON.parse(bad.out.body), { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: ids[0] });
+  assert.match(ids[0], /^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
   assert.equal(unexpected.length, 1);
 });

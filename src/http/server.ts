@@ -1,9 +1,11 @@
 // Turns HTTP requests (HTTP/1.1 or HTTP/2) into view calls: realm, auth, parameters, envelope and error handling.
 import { ServerResponse } from 'node:http';
-import { LeanResponse } from './h1-lean.js';
+import { LeanRequest, LeanResponse } from './h1-lean.js';
+import { RateLimitError } from '../lib/request-rate-limits.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from './errors.js';
-import { parseRequestParams } from './body.js';
+import { discardFiles, parseRequestParams } from './body.js';
+import { RouteBodyLimits } from './body-limits.js';
 import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
@@ -14,12 +16,12 @@ import type { PausableReads } from '../events/read-pacer.js';
 import type { QueueRegistry } from '../events/registry.js';
 import type { Realm, User } from '../store/schema.js';
 import type { UploadedFile } from './body.js';
-import { RequestObserver, recordOf, type RequestRecord } from './request-log.js';
+import { RequestObserver, newRequestId, recordOf, type RequestRecord } from './request-log.js';
 import { OPS_PATHS, serveOps } from './ops-endpoints.js';
 import type { Metrics } from '../ops/metrics.js';
 
-/** Called with an error no view turned into an API error (answered 500), and the response it broke. */
-export type UnexpectedHandler = (err: unknown, res: HttpResponse) => void;
+/** Called with an error no view turned into an API error (answered 500), and the request ID its answer carries. */
+export type UnexpectedHandler = (err: unknown, requestId: string) => void;
 
 const API_PREFIX = '/api/v1/';
 /** Uploaded files are served outside /api/v1 too, at the URLs messages link (as the original does). */
@@ -161,10 +163,19 @@ function send(res: HttpResponse, status: number, body: string | Buffer, headers:
     (res.record as RequestRecord | null)?.finished(status);
     return;
   }
-  const head = { 'content-length': String(Buffer.byteLength(body)), ...headers };
+  const head: Record<string, string> = { 'content-length': String(Buffer.byteLength(body)), ...headers };
   // The two response classes have the same methods but signatures TypeScript cannot unite.
-  if (res instanceof ServerResponse) res.writeHead(status, head).end(body);
-  else res.writeHead(status, head).end(body);
+  if (res instanceof ServerResponse) {
+    // Answered before its body was read (refused unauthenticated, or too large): the connection
+    // closes after the answer, so that the rest is never read.
+    if (res.req && !res.req.complete) head.connection = 'close';
+    res.writeHead(status, head).end(body);
+  } else {
+    // The HTTP/2 equivalent: once answered, the stream is reset with NO_ERROR (0), which tells the
+    // client to stop sending the body (RFC 9113, section 8.1).
+    if (res.req.complete) res.writeHead(status, head).end(body);
+    else res.writeHead(status, head).end(body, () => res.stream.close(0));
+  }
   recordOf(res)?.finished(status);
 }
 
@@ -175,9 +186,20 @@ function sendJson(res: HttpResponse, status: number, payload: unknown): void {
   send(res, status, JSON.stringify(payload), JSON_TYPE);
 }
 
+/** The client's address: the socket's peer (behind a proxy, the proxy's). */
+function remoteAddressOf(req: HttpRequest): string {
+  return (req instanceof LeanRequest ? req.remoteAddress : req.socket?.remoteAddress) ?? '';
+}
+
+/** Headers this response carries besides the view's (the rate-limit ones). */
+function setHeaders(res: HttpResponse, headers: Record<string, string>): void {
+  for (const name in headers) res.setHeader(name, headers[name]);
+}
+
 function sendError(res: HttpResponse, err: ApiError): void {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (err.status === 401) headers['www-authenticate'] = 'Basic realm="parley"';
+  if (err instanceof RateLimitError) Object.assign(headers, err.headers);
   send(res, err.status, JSON.stringify(err), headers);
 }
 
@@ -212,14 +234,16 @@ function writeResult(res: HttpResponse, ignored: readonly string[], result: View
   sendJson(res, 200, envelope);
 }
 
-/** An API error as its envelope; anything else is logged and answered with a plain 500. */
+/** An API error as its envelope; anything else is logged and answered with a 500 carrying the request ID. */
 function fail(res: HttpResponse, err: unknown, onUnexpected: UnexpectedHandler): void {
   if (err instanceof ApiError) {
     sendError(res, err);
     return;
   }
-  onUnexpected(err, res);
-  sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+  // The client was given the request's id (X-Request-Id) and finds it in the body too; the log line carries it.
+  const requestId = recordOf(res)?.id ?? newRequestId();
+  onUnexpected(err, requestId);
+  sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: requestId });
 }
 
 /** Route labels (log lines, metrics) by route pattern: the path as a client writes it, with its {parameters}. */
@@ -233,8 +257,9 @@ export interface HandlerOptions {
 export function createRequestHandler(app: AppContext, router: Router, opts: HandlerOptions) {
   const observer = new RequestObserver(app.log, app.config.logRequests, opts.metrics?.timings ?? null);
   const ops = { app, metrics: opts.metrics };
+  const bodyLimits = new RouteBodyLimits(app.config);
   // An unexpected error is logged with the id its client was given (X-Request-Id), to find one from the other.
-  const onUnexpected: UnexpectedHandler = (err, res) => app.log.error({ req_id: recordOf(res)?.id, err }, 'unexpected error');
+  const onUnexpected: UnexpectedHandler = (err, requestId) => app.log.error({ req_id: requestId, err }, 'unexpected error');
   return async (req: HttpRequest, res: HttpResponse): Promise<void> => {
     const record = observer.begin(req, res);
     try {
@@ -263,24 +288,39 @@ export function createRequestHandler(app: AppContext, router: Router, opts: Hand
         throw new ApiError('Method Not Allowed', 'BAD_REQUEST', 405, { allowed_methods: match.allowed });
       }
       // Each step is synchronous on its common path (a GET, a cached realm and user): no promise,
-      // no microtask turn, on every long-poll.
-      const parsed = parseRequestParams(req, query);
-      const { params, files } = parsed instanceof Promise ? await parsed : parsed;
+      // no microtask turn, on every long-poll. The caller is known before any of the body is read:
+      // an anonymous request to a route that needs a user is refused unread.
       const realmOrPending = resolveRealm(app, req);
       const realm = realmOrPending instanceof Promise ? await realmOrPending : realmOrPending;
       const mode = match.handler.auth ?? 'user';
-      const userOrPending = mode === 'none' ? null : authenticate(app, realm, req);
-      const user = userOrPending instanceof Promise ? await userOrPending : userOrPending;
+      let user: User | null;
+      try {
+        const userOrPending = mode === 'none' ? null : authenticate(app, realm, req);
+        user = userOrPending instanceof Promise ? await userOrPending : userOrPending;
+        if (mode === 'user' && !user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+      } catch (err) {
+        // Refused credentials count against the client's address, as unauthenticated requests: guessing keys is limited too.
+        const limited = err instanceof ApiError && err.status === 401 ? app.rateLimits.check('api', null, remoteAddressOf(req)) : undefined;
+        if (limited) setHeaders(res, (await limited).headers);
+        throw err;
+      }
       if (user) record.userId = user.id;
-      if (mode === 'user' && !user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+      // Counted before the body is read too: a client over its limit sends nothing more that is read.
+      const rateClass = match.handler.rateLimit ?? 'api';
+      const limited = app.rateLimits.check(rateClass, user ? user.id : null, user && rateClass !== 'authentication' ? '' : remoteAddressOf(req));
+      if (limited) setHeaders(res, (await limited).headers);
+      const parsed = parseRequestParams(req, query, bodyLimits.of(match.handler));
+      const { params, files } = parsed instanceof Promise ? await parsed : parsed;
       const p = new Params({ raw: params, used: new Set() });
       const answer = match.handler(new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res, onUnexpected));
       // A view answering later (a held long-poll) keeps its reply, and nothing of this request.
       if (answer === LATER) return;
-      return answer.then(
+      const done = answer.then(
         (result) => respond(res, p.ignored(), result, onUnexpected),
         (err: unknown) => fail(res, err, onUnexpected),
       );
+      if (files.length) void done.finally(() => discardFiles(files));
+      return done;
     } catch (err) {
       fail(res, err, onUnexpected);
     }

@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { LeanRequest, LeanResponse } from './h1-lean.js';
 import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
+import type { RateClass } from '../lib/request-rate-limits.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Params } from './params.js';
 import type { UploadedFile } from './body.js';
@@ -79,4 +81,10 @@ export class RawResponse {
   ) {}
 }
 
-export type Handler = ((req: ApiRequest) => Promise<ViewResult> | typeof LATER) & { auth?: 'user' | 'optional' | 'none' };
+export type Handler = ((req: ApiRequest) => Promise<ViewResult> | typeof LATER) & {
+  auth?: 'user' | 'optional' | 'none';
+  /** Which rate limit its requests count against (default "api"; see lib/request-rate-limits.ts). */
+  rateLimit?: RateClass;
+  /** A route that takes uploaded files: the largest file it accepts (see handlers.ts acceptsFiles). */
+  maxFileBytes?: (config: Config) => number;
+};

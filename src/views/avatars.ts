@@ -1,6 +1,6 @@
 // POST and DELETE /users/me/avatar, and the avatar images this server serves (generated and uploaded).
 import type { RouteList } from '../http/routes.js';
-import { authed, noAuth } from '../http/handlers.js';
+import { acceptsFiles, authed, noAuth } from '../http/handlers.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { RawResponse } from '../http/types.js';
 import { doDeleteAvatar, doUploadAvatar } from '../actions/avatars.js';
@@ -10,7 +10,7 @@ import { avatarInfo, avatarUrl } from '../presenters/avatar.js';
 
 const upload = authed(async (req) => {
   if (req.files.length !== 1) throw badRequest('You must upload exactly one avatar.');
-  const after = await doUploadAvatar(req.app, req.realm, req.user, req.files[0].data);
+  const after = await doUploadAvatar(req.app, req.realm, req.user, await req.files[0].read());
   return { avatar_url: avatarUrl(avatarInfo(after), { clientGravatar: false }) };
 });
 
@@ -50,6 +50,6 @@ const image = noAuth(async (req) => {
 });
 
 export const routes: RouteList = [
-  ['users/me/avatar', { POST: upload, DELETE: remove }],
+  ['users/me/avatar', { POST: acceptsFiles(upload, (c) => c.maxAvatarFileSizeMib * 1024 * 1024), DELETE: remove }],
   ['user_avatars/{realm_id:int}/{user_id:int}/{file}', { GET: image }],
 ];

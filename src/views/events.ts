@@ -1,6 +1,6 @@
 // POST /register, GET /events (long-poll) and DELETE /events.
 import type { RouteList } from '../http/routes.js';
-import { authed, optionalAuth } from '../http/handlers.js';
+import { authed, optionalAuth, rateLimited } from '../http/handlers.js';
 import { ApiError } from '../http/errors.js';
 import { vObject, vStrList } from '../http/params.js';
 import { parseNarrow } from '../lib/narrow-parse.js';
@@ -159,5 +159,6 @@ const deleteQueue = authed(async (req) => {
 
 export const routes: RouteList = [
   ['register', { POST: register }],
-  ['events', { GET: getEvents, DELETE: deleteQueue }],
+  // Long-polls are not counted, as the original's event server counts none: a client polls as fast as events come.
+  ['events', { GET: rateLimited(getEvents, 'none'), DELETE: rateLimited(deleteQueue, 'none') }],
 ];

@@ -2,11 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RouteList } from '../http/routes.js';
-import { authed, noAuth } from '../http/handlers.js';
+import { acceptsFiles, authed, noAuth } from '../http/handlers.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { RawResponse } from '../http/types.js';
 import { doAddRealmEmoji, doDeactivateRealmEmoji } from '../actions/realm-emoji.js';
-import { CONTENT_TYPES, emojiDir, FILE_NAME_RE, normalizeEmojiName, realmEmojiDict } from '../lib/realm-emoji.js';
+import { CONTENT_TYPES, MAX_EMOJI_FILE_BYTES, emojiDir, FILE_NAME_RE, normalizeEmojiName, realmEmojiDict } from '../lib/realm-emoji.js';
 
 function pathName(raw: string): string {
   try {
@@ -21,7 +21,7 @@ const list = authed(async (req) => ({ emoji: await req.app.store.read((tx) => re
 const upload = authed(async (req) => {
   const name = normalizeEmojiName(pathName(req.pathParams.emoji_name));
   if (req.files.length !== 1) throw badRequest('You must upload exactly one file.');
-  await doAddRealmEmoji(req.app, req.realm, req.user, name, req.files[0].data);
+  await doAddRealmEmoji(req.app, req.realm, req.user, name, await req.files[0].read());
   return {};
 });
 
@@ -48,6 +48,6 @@ const image = noAuth(async (req) => {
 
 export const routes: RouteList = [
   ['realm/emoji', { GET: list }],
-  ['realm/emoji/{emoji_name}', { POST: upload, DELETE: deactivate }],
+  ['realm/emoji/{emoji_name}', { POST: acceptsFiles(upload, () => MAX_EMOJI_FILE_BYTES), DELETE: deactivate }],
   ['user_avatars/{realm_id:int}/emoji/images/{file}', { GET: image }],
 ];

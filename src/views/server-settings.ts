@@ -1,7 +1,7 @@
 // Unauthenticated server information (GET /server_settings) and JWT login (POST /jwt/fetch_api_key).
 import { createHash } from 'node:crypto';
 import type { RouteList } from '../http/routes.js';
-import { noAuth } from '../http/handlers.js';
+import { noAuth, rateLimited } from '../http/handlers.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { FEATURE_LEVEL, SERVICE_VERSION } from '../models/limits.js';
 import { realmSettings } from '../lib/realm-settings.js';
@@ -70,7 +70,7 @@ const jwtFetchApiKey = noAuth(async (req) => {
   const includeProfile = p.bool('include_profile', false);
   let claims: Record<string, unknown>;
   try {
-    claims = verifyJwt(token, config, req.app.clock.now());
+    claims = await verifyJwt(token, config, req.app.clock.now());
   } catch (err) {
     if (err instanceof JwtError) throw badRequest(err.message);
     throw err;
@@ -91,5 +91,5 @@ const jwtFetchApiKey = noAuth(async (req) => {
 
 export const routes: RouteList = [
   ['server_settings', { GET: serverSettings }],
-  ['jwt/fetch_api_key', { POST: jwtFetchApiKey }],
+  ['jwt/fetch_api_key', { POST: rateLimited(jwtFetchApiKey, 'authentication') }],
 ];

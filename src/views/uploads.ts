@@ -1,6 +1,8 @@
 // POST /user_uploads, the temporary-URL lookup, and serving files at the URLs messages link.
 import type { RouteList } from '../http/routes.js';
-import { authed, noAuth } from '../http/handlers.js';
+import { acceptsFiles, authed, noAuth } from '../http/handlers.js';
+
+const MIB = 1024 * 1024;
 import { badRequest } from '../http/errors.js';
 import { NON_API_ROUTE } from '../http/router.js';
 import type { Attachment, Realm, User } from '../store/schema.js';
@@ -47,7 +49,7 @@ const serveTemporary = noAuth(async (req) => {
 });
 
 export const routes: RouteList = [
-  ['user_uploads', { POST: upload }],
+  ['user_uploads', { POST: acceptsFiles(upload, (c) => c.maxFileUploadSizeMib * MIB) }],
   ['user_uploads/{realm_id:int}/{filename:path}', { GET: temporaryUrl }],
   [`${NON_API_ROUTE}/user_uploads/temporary/{token}/{filename}`, { GET: serveTemporary }],
   [`${NON_API_ROUTE}/user_uploads/{realm_id:int}/{filename:path}`, { GET: serveFile }],

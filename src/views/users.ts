@@ -3,7 +3,7 @@ import type { RouteList } from '../http/routes.js';
 import type { Tx } from '../store/store.js';
 import type { User } from '../store/schema.js';
 import type { AuthedRequest } from '../http/types.js';
-import { authed, noAuth } from '../http/handlers.js';
+import { authed, noAuth, rateLimited } from '../http/handlers.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { toInt, vIntList } from '../http/params.js';
 import { Role } from '../models/roles.js';
@@ -133,5 +133,5 @@ export const routes: RouteList = [
   ['users/{user_id:int}', { GET: getUserById }],
   ['users/{email}', { GET: getUserByEmail }],
   ['bots', { GET: listBots, POST: createBot }],
-  ['fetch_api_key', { POST: fetchApiKey }],
+  ['fetch_api_key', { POST: rateLimited(fetchApiKey, 'authentication') }],
 ];

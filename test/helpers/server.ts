@@ -151,7 +151,17 @@ let counter = 0;
 /**
  * logStream: receives the server's log lines (JSON, one per write) at its configured level;
  * without it only errors are logged, to stderr.
+ *
+ * Tests send hundreds of requests a second as one user from one address: the rate limits stay on
+ * (every request is counted and answered with its headers) with allowances no test reaches unless
+ * it sets its own.
  */
+export const TEST_RATE_LIMITS: Record<string, string> = {
+  PARLEY_RATE_LIMIT_API: '1000000/60',
+  PARLEY_RATE_LIMIT_UNAUTHENTICATED: '1000000/60',
+  PARLEY_RATE_LIMIT_AUTHENTICATION: '1000000/60',
+};
+
 export async function startTestServer(opts: { clock?: Clock; env?: Record<string, string>; logStream?: DestinationStream } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   let databaseUrl = '';
@@ -164,7 +174,7 @@ export async function startTestServer(opts: { clock?: Clock; env?: Record<string
     await admin.end();
     databaseUrl = `${PG_BASE}/${dbName}`;
   }
-  const config = loadConfig({ port: '0', 'data-dir': dataDir, 'database-url': databaseUrl, 'external-url': 'http://localhost' }, { ...(opts.env ?? {}) });
+  const config = loadConfig({ port: '0', 'data-dir': dataDir, 'database-url': databaseUrl, 'external-url': 'http://localhost' }, { ...TEST_RATE_LIMITS, ...(opts.env ?? {}) });
   const logger = createLogger(opts.logStream ? { level: config.logLevel, destination: opts.logStream } : { level: 'error', destination: process.stderr });
   let running = await startServer(config, { clock: opts.clock, logger });
   const { realm, owner } = await doCreateRealm(running.app, { name: 'Test Org', subdomain: '', ownerEmail: 'owner@example.com', ownerName: 'Olivia Owner', ownerPassword: 'owner-password' });
