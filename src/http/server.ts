@@ -7,6 +7,7 @@ import { parseRequestParams } from './body.js';
 import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
+import { compressJson, noteAcceptedEncoding } from './compression.js';
 import { NON_API_ROUTE, type Router } from './router.js';
 import { LATER, RawResponse, type ApiRequest, type CloseWatcher, type HttpRequest, type HttpResponse, type Reply, type ViewResult } from './types.js';
 import type { Socket } from 'node:net';
@@ -163,7 +164,11 @@ function send(res: HttpResponse, status: number, body: string | Buffer, headers:
 const JSON_TYPE: Record<string, string> = Object.freeze({ 'content-type': 'application/json' });
 
 function sendJson(res: HttpResponse, status: number, payload: unknown): void {
-  send(res, status, JSON.stringify(payload), JSON_TYPE);
+  const json = JSON.stringify(payload);
+  // Compressed when the client accepts it and the answer is large (src/http/compression.ts).
+  const compressed = compressJson(res, json);
+  if (compressed) send(res, status, compressed.body, compressed.headers);
+  else send(res, status, json, JSON_TYPE);
 }
 
 function sendError(res: HttpResponse, err: ApiError): void {
@@ -225,6 +230,7 @@ function fail(res: HttpResponse, err: unknown, onUnexpected: (err: unknown) => v
 export function createRequestHandler(app: AppContext, router: Router, onUnexpected: (err: unknown) => void) {
   return async (req: HttpRequest, res: HttpResponse): Promise<void> => {
     if (app.config.logRequests) logWhenDone(req, res);
+    noteAcceptedEncoding(req, res);
     try {
       const { pathname, query } = splitTarget(req.url ?? '/');
       const isApi = pathname.startsWith(API_PREFIX);
