@@ -132,18 +132,44 @@ export async function unreadSummary(tx: Tx, dialect: Dialect, userId: number, ca
   for (const g of topics) total += g.ids.length;
   const oldMissing = total > cap;
   if (oldMissing) {
-    // Keep the newest `cap`: the cut-off is the cap-th largest ID of them all.
-    const all = new Float64Array(total);
-    let n = 0;
-    for (const g of topics) for (const id of g.ids) all[n++] = id;
-    for (const r of direct) all[n++] = r.message_id;
-    all.sort();
-    const cutoff = all[total - cap];
-    topics = topics.map((g) => ({ ...g, ids: g.ids.slice(firstAtLeast(g.ids, cutoff)) })).filter((g) => g.ids.length > 0);
+    const cutoff = smallestKept([...topics.map((g) => g.ids), direct.map((r) => r.message_id)], total - cap);
+    topics = topics.map((g) => (g.ids[0] >= cutoff ? g : { ...g, ids: g.ids.slice(firstAtLeast(g.ids, cutoff)) })).filter((g) => g.ids.length > 0);
     direct = direct.filter((r) => r.message_id >= cutoff);
     mentionRows = mentionRows.filter((r) => r.message_id >= cutoff);
   }
   return { topics, direct, mentions: mentionRows.map((r) => r.message_id), oldMissing };
+}
+
+/**
+ * The smallest ID left after dropping the `drop` smallest of these ascending lists (IDs are
+ * distinct across them): a merge of the lists' heads through a binary heap, so only the dropped
+ * IDs are visited, not all 50,000.
+ */
+function smallestKept(lists: number[][], drop: number): number {
+  const heap: { list: number[]; at: number }[] = lists.filter((l) => l.length > 0).map((list) => ({ list, at: 0 }));
+  const key = (i: number) => heap[i].list[heap[i].at];
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && key(l) < key(m)) m = l;
+      if (r < heap.length && key(r) < key(m)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  for (let n = 0; n < drop; n++) {
+    const top = heap[0];
+    if (++top.at === top.list.length) {
+      heap[0] = heap[heap.length - 1];
+      heap.pop();
+    }
+    if (heap.length) down(0);
+  }
+  return key(0);
 }
 
 /** Index of the first element ≥ x in an ascending list. */
