@@ -8,7 +8,6 @@ import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
 import { compressJson, noteAcceptedEncoding } from './compression.js';
-import { stringifyAnswer } from '../presenters/raw-json.js';
 import { NON_API_ROUTE, type Router } from './router.js';
 import { LATER, RawResponse, type ApiRequest, type CloseWatcher, type HttpRequest, type HttpResponse, type Reply, type ViewResult } from './types.js';
 import type { Socket } from 'node:net';
@@ -165,8 +164,7 @@ function send(res: HttpResponse, status: number, body: string | Buffer, headers:
 const JSON_TYPE: Record<string, string> = Object.freeze({ 'content-type': 'application/json' });
 
 function sendJson(res: HttpResponse, status: number, payload: unknown): void {
-  // JSON text read from SQL is put in as it is (presenters/raw-json.ts).
-  const json = stringifyAnswer(payload);
+  const json = JSON.stringify(payload);
   // Compressed when the client accepts it and the answer is large (src/http/compression.ts).
   const compressed = compressJson(res, json);
   if (compressed) send(res, status, compressed.body, compressed.headers);

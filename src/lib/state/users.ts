@@ -7,8 +7,6 @@ import { unknownUser } from '../../models/unknown-user.js';
 import { realmProfileData } from '../profile-fields.js';
 import { avatarInfo, avatarUrl } from '../../presenters/avatar.js';
 import { Role } from '../../models/roles.js';
-import { RawJson } from '../../presenters/raw-json.js';
-import { activeUsersJson } from './users-json.js';
 
 /**
  * The organization's users, by ID, with only the presented columns (passwords and keys of a
@@ -26,10 +24,11 @@ async function presentedUsers({ app, tx, realm }: StateContext): Promise<Present
 export const realmUserState: StateFetcher = {
   types: ['realm_user'],
   async fetch(ctx) {
-    const { app, tx, realm, user, opts } = ctx;
+    const { tx, realm, user, opts } = ctx;
+    const rows = await presentedUsers(ctx);
     const avatarOptional = opts.capabilities.user_avatar_url_field_optional === true;
     const profiles = await realmProfileData(tx, realm.id);
-    const present = (u: PresentedUser) => {
+    const present = (u: (typeof rows)[number]) => {
       const p = presentUser(u, { clientGravatar: opts.clientGravatar, canSeeDeliveryEmail: canSeeDeliveryEmail(user, u), profileData: profiles.get(u.id) });
       if (avatarOptional && p.avatar_url === null) delete p.avatar_url;
       return p;
@@ -37,23 +36,14 @@ export const realmUserState: StateFetcher = {
     // A restricted viewer (can_access_all_users_group) gets only the users they may access; with
     // user_list_incomplete the rest are left out, otherwise each is an "Unknown user" placeholder.
     const access = user ? await accessibleUserIds(tx, realm, user) : null;
-    let out: Record<string, unknown>;
-    if (app.store.dialect === 'sqlite' && user && !access && opts.clientGravatar && !avatarOptional) {
-      // The common case as JSON text from SQLite (users-json.ts); deactivated users are few.
-      const inactive = (await tx.selectFrom('users').select(PRESENTED_USER_COLUMNS).where('realm_id', '=', realm.id).where('is_active', '=', 0).orderBy('id').execute()).map(present);
-      const text = await activeUsersJson(tx, realm.id, user, opts.clientGravatar, (id) => profiles.has(id), present);
-      out = { realm_users: new RawJson(text), realm_non_active_users: inactive, cross_realm_bots: [] };
-    } else {
-      const rows = await presentedUsers(ctx);
-      const shown = access ? rows.filter((u) => access.has(u.id)) : rows;
-      const placeholders = access && opts.capabilities.user_list_incomplete !== true ? rows.filter((u) => !access.has(u.id)).map((u) => unknownUser(u.id)) : [];
-      out = {
-        // The rows come by ID; only placeholders need merging in.
-        realm_users: placeholders.length ? [...shown.filter((u) => u.is_active).map(present), ...placeholders].sort((a, b) => (a.user_id as number) - (b.user_id as number)) : shown.filter((u) => u.is_active).map(present),
-        realm_non_active_users: shown.filter((u) => !u.is_active).map(present),
-        cross_realm_bots: [],
-      };
-    }
+    const shown = access ? rows.filter((u) => access.has(u.id)) : rows;
+    const placeholders = access && opts.capabilities.user_list_incomplete !== true ? rows.filter((u) => !access.has(u.id)).map((u) => unknownUser(u.id)) : [];
+    const out: Record<string, unknown> = {
+      // The rows come by ID; only placeholders need merging in.
+      realm_users: placeholders.length ? [...shown.filter((u) => u.is_active).map(present), ...placeholders].sort((a, b) => (a.user_id as number) - (b.user_id as number)) : shown.filter((u) => u.is_active).map(present),
+      realm_non_active_users: shown.filter((u) => !u.is_active).map(present),
+      cross_realm_bots: [],
+    };
     if (user) {
       const avatar = avatarInfo(user);
       Object.assign(out, {
