@@ -21,6 +21,8 @@ export interface FixtureMeta {
   root: RealmMeta;
   reg: RealmMeta;
   fan: RealmMeta;
+  /** The unread-backlog member (user 0) and its senders, in the root organization. */
+  backlog: RealmMeta;
 }
 
 /** Credentials of bulk-loaded user i of an organization. */
@@ -51,7 +53,7 @@ class Loader {
   constructor(private readonly sink: Sink) {}
 
   async init(): Promise<void> {
-    for (const t of ['users', 'streams', 'recipients', 'messages']) {
+    for (const t of ['users', 'streams', 'recipients', 'messages', 'direct_message_groups']) {
       const [r] = await this.sink.all<{ m: number }>(`SELECT coalesce(max(id), 0) AS m FROM ${t}`);
       this.next[t] = Number(r.m) + 1;
     }
@@ -162,6 +164,77 @@ class Loader {
     await this.sink.exec(`UPDATE subscriptions SET unread_floor = ${first + unreadFrom} WHERE stream_id IN (${streams.map((s) => s.id).join(',')})`);
     for (const s of streams) await this.sink.exec(`UPDATE streams SET first_message_id = (SELECT min(id) FROM messages WHERE stream_id = ${s.id}) WHERE id = ${s.id}`);
   }
+
+  /**
+   * The unread backlog of `reader`: `channelCount` unread channel messages over the channels
+   * (`topics` topics in all, the same number in each) from `senders`, with `personal` unread
+   * direct and group-direct messages spread among them and as many mentions again (a fifth of them
+   * wildcard). Rows: the reader's, the sender's (read), and the other group members' (read).
+   */
+  async backlog(realmId: number, reader: number, senders: number[], streams: { id: number; recipient: number }[], topics: number, channelCount: number, personal: number): Promise<void> {
+    const conversations = [...senders.slice(0, 10).map((s) => [reader, s]), [reader, senders[0], senders[1]], [reader, ...senders.slice(2, 5)], [reader, ...senders.slice(-2)]];
+    const firstGroup = this.take('direct_message_groups', conversations.length);
+    const firstRecipient = this.take('recipients', conversations.length);
+    await this.sink.insert('recipients', ['id', 'type', 'type_id'], conversations.map((_, i): Row => [firstRecipient + i, 3, firstGroup + i]));
+    await this.sink.insert('direct_message_groups', ['id', 'realm_id', 'user_ids_key', 'recipient_id'], conversations.map((c, i): Row => [firstGroup + i, realmId, [...c].sort((a, b) => a - b).join(','), firstRecipient + i]));
+    const total = channelCount + personal;
+    const first = this.take('messages', total);
+    const start = this.now - total;
+    const H = streams.length;
+    const perChannel = Math.max(1, Math.floor(topics / H));
+    const mentionEvery = Math.max(1, Math.floor(channelCount / personal));
+    const isDm = (j: number) => Math.floor(((j + 1) * personal) / total) > Math.floor((j * personal) / total);
+    interface Planned {
+      id: number;
+      conv: number[] | null;
+      stream: { id: number; recipient: number } | null;
+      recipient: number;
+      sender: number;
+      topic: string;
+      readerFlags: number;
+    }
+    function* plan(): Generator<Planned> {
+      let i = 0;
+      let d = 0;
+      for (let j = 0; j < total; j++) {
+        if (isDm(j)) {
+          const k = d++ % conversations.length;
+          const conv = conversations[k];
+          yield { id: first + j, conv, stream: null, recipient: firstRecipient + k, sender: conv[1 + (d % (conv.length - 1))], topic: '', readerFlags: 256 };
+          continue;
+        }
+        const s = streams[i % H];
+        const topic = `topic ${Math.floor(i / H) % perChannel}`;
+        const n = i / mentionEvery;
+        const readerFlags = i % mentionEvery === 0 ? (n % 5 === 4 ? 16 : 8) : 0;
+        yield { id: first + j, conv: null, stream: s, recipient: s.recipient, sender: senders[i % senders.length], topic, readerFlags };
+        i++;
+      }
+    }
+    function* messages(): Generator<Row> {
+      for (const p of plan()) {
+        const text = `backlog message ${p.id - first}`;
+        yield [p.id, realmId, p.stream ? 1 : 2, p.recipient, p.stream?.id ?? null, p.sender, p.topic, p.topic, text, `<p>${text}</p>`, start + (p.id - first), 'bench', null, null, null, 0, 0, 0, 0];
+      }
+    }
+    const mcols = ['id', 'realm_id', 'type', 'recipient_id', 'stream_id', 'sender_id', 'topic', 'topic_key', 'content', 'rendered_content', 'date_sent', 'sending_client', 'last_edit_time', 'last_moved_time', 'edit_history', 'is_me_message', 'has_link', 'has_image', 'has_attachment'];
+    await this.sink.insert('messages', mcols, messages());
+    function* userMessages(): Generator<Row> {
+      for (const p of plan()) {
+        const people = p.conv ? [...p.conv].sort((a, b) => a - b) : [reader, p.sender].sort((a, b) => a - b);
+        for (const u of people) yield [p.id, u, u === reader ? p.readerFlags : READ | (p.conv ? 256 : 0)];
+      }
+    }
+    await this.sink.insert('user_messages', ['message_id', 'user_id', 'flags'], userMessages());
+    if (this.sink.dialect === 'sqlite') {
+      function* search(): Generator<Row> {
+        for (const p of plan()) yield [p.id, p.topic, `backlog message ${p.id - first}`];
+      }
+      await this.sink.insert('message_search', ['rowid', 'topic', 'content'], search());
+    }
+    await this.sink.exec(`UPDATE subscriptions SET unread_floor = ${first} WHERE user_id = ${reader} AND stream_id IN (${streams.map((s) => s.id).join(',')})`);
+    for (const s of streams) await this.sink.exec(`UPDATE streams SET first_message_id = (SELECT min(id) FROM messages WHERE stream_id = ${s.id}) WHERE id = ${s.id}`);
+  }
 }
 
 export interface CreatedRealm {
@@ -228,6 +301,28 @@ export async function bulkLoad(sink: Sink, created: { root: CreatedRealm; reg: C
     })(),
   );
 
+  // The unread-backlog member and its senders, in the root organization.
+  const b0 = await L.users(created.root.id, 'backlog', 13);
+  const backlogChannels = await L.channels(created.root.id, range(z.backlogChannels).map((i) => `backlog-${i}`));
+  const backlogIds = Object.values(backlogChannels);
+  await L.subscribe(
+    (function* () {
+      for (const s of backlogIds) for (let u = 0; u < 13; u++) yield [b0 + u, s] as [number, number];
+    })(),
+  );
+  const backlogRecipients = await sink.all<{ id: number; recipient_id: number }>(`SELECT id, recipient_id FROM streams WHERE id IN (${backlogIds.join(',')})`);
+  const t1 = Date.now();
+  await L.backlog(
+    created.root.id,
+    b0,
+    range(12).map((i) => b0 + 1 + i),
+    backlogIds.map((id) => ({ id, recipient: backlogRecipients.find((r) => r.id === id)!.recipient_id })),
+    z.backlogTopics,
+    z.backlogMessages,
+    z.backlogPersonal,
+  );
+  log(`  loaded the unread backlog (${z.backlogMessages + z.backlogPersonal} messages) in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+
   // Every other subscription the loader made has no unread history: its floor starts after the newest message.
   await sink.exec(`UPDATE subscriptions SET unread_floor = (SELECT coalesce(max(id), 0) + 1 FROM messages) WHERE unread_floor = 0`);
 
@@ -244,5 +339,6 @@ export async function bulkLoad(sink: Sink, created: { root: CreatedRealm; reg: C
     root: meta(created.root, 'root', undefined, rootUsers, r0, rootChannels),
     reg: meta(created.reg, 'reg', 'reg.localhost', regN, g0, { general: general.id, ...regChannels }),
     fan: meta(created.fan, 'fan', 'fan.localhost', z.fanUsers, f0, fanChannels),
+    backlog: meta(created.root, 'backlog', undefined, 13, b0, backlogChannels),
   };
 }

@@ -9,7 +9,7 @@ import { pgSink, sqliteSink, type Sink } from './db-sink.js';
 import type { Sizes } from './sizes.js';
 
 /** Bump when the loader's output changes, so old cache files are not reused. */
-const FIXTURE_VERSION = 3;
+const FIXTURE_VERSION = 4;
 export const CACHE_DIR = path.join(ROOT, '.bench-cache');
 
 function createRealms(dataDir: string, databaseUrl: string | undefined): { root: CreatedRealm; reg: CreatedRealm; fan: CreatedRealm } {

@@ -24,6 +24,11 @@ export interface Sizes {
   regChannels: number;
   regSubsPerUser: number;
   registerRequests: number;
+  /** The unread-backlog member: unread channel messages over channels × topics, then unread DMs and mentions. */
+  backlogMessages: number;
+  backlogChannels: number;
+  backlogTopics: number;
+  backlogPersonal: number;
   renderRequests: number;
 }
 
@@ -46,6 +51,10 @@ export const FULL: Sizes = {
   regChannels: 100,
   regSubsPerUser: 20,
   registerRequests: 60,
+  backlogMessages: 50_000,
+  backlogChannels: 50,
+  backlogTopics: 500,
+  backlogPersonal: 1000,
   renderRequests: 400,
 };
 
@@ -68,5 +77,9 @@ export const QUICK: Sizes = {
   regChannels: 10,
   regSubsPerUser: 5,
   registerRequests: 10,
+  backlogMessages: 2000,
+  backlogChannels: 5,
+  backlogTopics: 20,
+  backlogPersonal: 100,
   renderRequests: 40,
 };

@@ -9,6 +9,7 @@ import { RouteBodyLimits } from './body-limits.js';
 import { Params } from './params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
+import { compressJson, noteAcceptedEncoding } from './compression.js';
 import { NON_API_ROUTE, type Router } from './router.js';
 import { LATER, RawResponse, type ApiRequest, type CloseWatcher, type HttpRequest, type HttpResponse, type Reply, type ViewResult } from './types.js';
 import type { Socket } from 'node:net';
@@ -183,7 +184,11 @@ function send(res: HttpResponse, status: number, body: string | Buffer, headers:
 const JSON_TYPE: Record<string, string> = Object.freeze({ 'content-type': 'application/json' });
 
 function sendJson(res: HttpResponse, status: number, payload: unknown): void {
-  send(res, status, JSON.stringify(payload), JSON_TYPE);
+  const json = JSON.stringify(payload);
+  // Compressed when the client accepts it and the answer is large (src/http/compression.ts).
+  const compressed = compressJson(res, json);
+  if (compressed) send(res, status, compressed.body, compressed.headers);
+  else send(res, status, json, JSON_TYPE);
 }
 
 /** The client's address: the socket's peer (behind a proxy, the proxy's). */
@@ -262,6 +267,7 @@ export function createRequestHandler(app: AppContext, router: Router, opts: Hand
   const onUnexpected: UnexpectedHandler = (err, requestId) => app.log.error({ req_id: requestId, err }, 'unexpected error');
   return async (req: HttpRequest, res: HttpResponse): Promise<void> => {
     const record = observer.begin(req, res);
+    noteAcceptedEncoding(req, res);
     try {
       const { pathname, query } = splitTarget(req.url ?? '/');
       const isApi = pathname.startsWith(API_PREFIX);

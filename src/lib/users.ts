@@ -38,8 +38,18 @@ export async function activeUserIds(tx: Tx, realmId: number): Promise<number[]> 
 /** The user's email_address_visibility (1 everyone … 5 moderators); bots' addresses are always public. */
 export function emailVisibility(target: Pick<User, 'settings'> & { is_bot?: number }): number {
   if (target.is_bot) return 1;
-  return (JSON.parse(target.settings || '{}') as { email_address_visibility?: number }).email_address_visibility ?? 1;
+  const text = target.settings || '{}';
+  // Register asks for every user of the organization, and most share a few settings texts.
+  let v = visibilityBySettings.get(text);
+  if (v === undefined) {
+    v = (JSON.parse(text) as { email_address_visibility?: number }).email_address_visibility ?? 1;
+    if (visibilityBySettings.size >= 1000) visibilityBySettings.clear();
+    visibilityBySettings.set(text, v);
+  }
+  return v;
 }
+
+const visibilityBySettings = new Map<string, number>();
 
 /** The organization's host name (`acme.example.com`), the domain of bot and dummy addresses. */
 export function realmHostName(externalUrl: string, realm: Pick<Realm, 'string_id'>): string {

@@ -5,8 +5,8 @@ import type { StateContext, StateFetcher } from './context.js';
 import { FLAG_BITS } from '../../models/flags.js';
 import { MAX_UNREAD_MESSAGES } from '../../models/limits.js';
 import { dmParticipantsByRecipient } from '../messages/recipients.js';
-import { MENTION_BITS } from '../messages/flags-sql.js';
-import { maxMessageIdFor, unreadRows } from '../messages/unread.js';
+import { maxMessageIdFor } from '../messages/unread.js';
+import { unreadSummary } from '../messages/unread-summary.js';
 import { displayTopic } from '../../presenters/message.js';
 import { emptyTopicDisplayName } from '../realm-settings.js';
 import { isTopicMuted, muteContext } from '../topics/visibility.js';
@@ -42,32 +42,28 @@ const unreadState: StateFetcher = {
     const { tx, user, realm, opts } = ctx;
     const w = wanted(ctx);
     if (!user || (w && !w.has('message'))) return {};
-    const rows = await unreadRows(tx, ctx.app.store.dialect, user.id, {}, MAX_UNREAD_MESSAGES + 1);
-    const oldMissing = rows.length > MAX_UNREAD_MESSAGES;
-    const kept = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
+    const summary = await unreadSummary(tx, ctx.app.store.dialect, user.id, MAX_UNREAD_MESSAGES);
     const participants = await dmParticipantsByRecipient(
       tx,
-      kept.filter((r) => r.stream_id === null).map((r) => r.recipient_id),
+      summary.direct.map((r) => r.recipient_id),
     );
     const allowEmpty = opts.capabilities.empty_topic_name === true;
     const emptyName = emptyTopicDisplayName(realm);
+    const mutes = await muteContext(tx, user.id);
+    let count = summary.direct.length;
+    // Grouped by stored topic; two stored topics can show as one ('' as the empty-topic name).
     const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+    for (const g of summary.topics) {
+      if (!isTopicMuted(mutes, g.streamId, g.topic)) count += g.ids.length;
+      const topic = displayTopic(g.topic, { allowEmptyTopic: allowEmpty, emptyTopicDisplayName: emptyName });
+      const key = `${g.streamId}\u0000${topic}`;
+      const e = streams.get(key);
+      if (!e) streams.set(key, { stream_id: g.streamId, topic, unread_message_ids: g.ids });
+      else e.unread_message_ids = [...e.unread_message_ids, ...g.ids].sort(byNumber);
+    }
     const pms = new Map<number, number[]>();
     const huddles = new Map<string, number[]>();
-    const mentions: number[] = [];
-    const mutes = await muteContext(tx, user.id);
-    let count = 0;
-    for (const r of kept) {
-      if (r.stream_id === null || !isTopicMuted(mutes, r.stream_id, r.topic)) count++;
-      if (r.flags & MENTION_BITS) mentions.push(r.message_id);
-      if (r.stream_id !== null) {
-        const topic = displayTopic(r.topic, { allowEmptyTopic: allowEmpty, emptyTopicDisplayName: emptyName });
-        const key = `${r.stream_id}\u0000${topic}`;
-        let e = streams.get(key);
-        if (!e) streams.set(key, (e = { stream_id: r.stream_id, topic, unread_message_ids: [] }));
-        e.unread_message_ids.push(r.message_id);
-        continue;
-      }
+    for (const r of summary.direct) {
       const ids = participants.get(r.recipient_id) ?? [user.id];
       if (ids.length <= 2) {
         const other = ids.find((id) => id !== user.id) ?? user.id;
@@ -87,8 +83,8 @@ const unreadState: StateFetcher = {
         pms: [...pms.entries()].sort((a, b) => a[0] - b[0]).map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
         streams: [...streams.values()].sort((a, b) => a.stream_id - b.stream_id || byString(a.topic, b.topic)),
         huddles: [...huddles.entries()].sort((a, b) => byString(a[0], b[0])).map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
-        mentions,
-        old_unreads_missing: oldMissing,
+        mentions: summary.mentions,
+        old_unreads_missing: summary.oldMissing,
       },
     };
   },

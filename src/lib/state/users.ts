@@ -39,7 +39,8 @@ export const realmUserState: StateFetcher = {
     const shown = access ? rows.filter((u) => access.has(u.id)) : rows;
     const placeholders = access && opts.capabilities.user_list_incomplete !== true ? rows.filter((u) => !access.has(u.id)).map((u) => unknownUser(u.id)) : [];
     const out: Record<string, unknown> = {
-      realm_users: [...shown.filter((u) => u.is_active).map(present), ...placeholders].sort((a, b) => (a.user_id as number) - (b.user_id as number)),
+      // The rows come by ID; only placeholders need merging in.
+      realm_users: placeholders.length ? [...shown.filter((u) => u.is_active).map(present), ...placeholders].sort((a, b) => (a.user_id as number) - (b.user_id as number)) : shown.filter((u) => u.is_active).map(present),
       realm_non_active_users: shown.filter((u) => !u.is_active).map(present),
       cross_realm_bots: [],
     };
