@@ -58,15 +58,27 @@ test('a write waits for a lock held by another connection with the event loop fr
   try {
     other.exec('BEGIN IMMEDIATE');
     let ticks = 0;
-    const ticker = setInterval(() => ticks++, 2);
+    let settled = false;
     const write = store.write((tx) => tx.insertInto('realms').values(realmRow('locked-out')).execute());
-    await new Promise((r) => setTimeout(r, 60));
-    // Blocking on the lock in SQLite's busy handler would have held timers (and every request) back.
-    assert.ok(ticks >= 5, `timers ran while the write waited (${ticks} ticks)`);
+    void write.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    // Timers keep running while the write waits: five of them fire before it settles. Blocking on
+    // the lock in SQLite's busy handler would have held them (and every request) back until the
+    // write failed; however slow the machine, the count is reached only with the loop free.
+    await new Promise<void>((resolve) => {
+      const ticker = setInterval(() => {
+        if (++ticks >= 5 || settled) {
+          clearInterval(ticker);
+          resolve();
+        }
+      }, 2);
+    });
+    assert.equal(settled, false, `the write is still waiting after ${ticks} timer ticks`);
     const seen = await store.db.selectFrom('realms').select('string_id').where('string_id', '=', 'locked-out').execute();
     assert.equal(seen.length, 0, 'reads go on meanwhile, and the write has not happened');
     other.exec('COMMIT');
-    clearInterval(ticker);
     await write;
     const after = await store.db.selectFrom('realms').select('string_id').where('string_id', '=', 'locked-out').execute();
     assert.equal(after.length, 1);
