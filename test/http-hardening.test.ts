@@ -1,12 +1,14 @@
 // HTTP/1.1 as an attacker sends it, on the lean server and with it switched off (PARLEY_LEAN_HTTP=0): nothing read after Connection: close, HEAD, bare line feeds, slow heads and bodies timed out.
 import { test, before, after } from 'node:test';
-import http2 from 'node:http2';
 import assert from 'node:assert/strict';
 import { startTestServer, encodeParams, type Client, type TestServer } from './helpers/server.js';
 import { RawClient, basicAuth } from './helpers/raw-http.js';
 
-/** Short timeouts, so that the slow-client cases end within the test. */
-const TIMEOUTS = { PARLEY_HEADERS_TIMEOUT_MS: '600', PARLEY_REQUEST_TIMEOUT_MS: '1200' };
+/**
+ * Short timeouts, so that the slow-client cases end within the test; not so short that a loaded
+ * machine delays a client's first bytes past them.
+ */
+const TIMEOUTS = { PARLEY_HEADERS_TIMEOUT_MS: '2000', PARLEY_REQUEST_TIMEOUT_MS: '3000' };
 
 const modes = [
   { name: 'lean', env: { ...TIMEOUTS } },
@@ -26,8 +28,6 @@ after(async () => {
   for (const { s } of servers.values()) await s.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function messagesWith(s: TestServer, content: string): Promise<number> {
   const rows = await s.running.app.store.db.selectFrom('messages').select('id').where('content', '=', content).execute();
   return rows.length;
@@ -36,7 +36,7 @@ async function messagesWith(s: TestServer, content: string): Promise<number> {
 for (const m of modes) {
   const env = () => servers.get(m.name)!;
 
-  test(`${m.name}: a request pipelined after Connection: close is never executed`, { timeout: 20_000 }, async () => {
+  test(`${m.name}: a request pipelined after Connection: close is never executed`, { timeout: 60_000 }, async () => {
     const { s, ana, port, auth } = env();
     const content = `after close ${m.name}`;
     const body = encodeParams({ type: 'direct', to: [ana.userId], content });
@@ -56,7 +56,7 @@ for (const m of modes) {
     assert.equal(await messagesWith(s, content), 0);
   });
 
-  test(`${m.name}: HEAD is answered by Node's rules: the GET's status and headers, no body`, { timeout: 20_000 }, async () => {
+  test(`${m.name}: HEAD is answered by Node's rules: the GET's status and headers, no body`, { timeout: 60_000 }, async () => {
     const { port, auth } = env();
     const c = new RawClient(port);
     c.send(`HEAD /api/v1/users/me HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\nConnection: close\r\n\r\n`);
@@ -66,7 +66,7 @@ for (const m of modes) {
     assert.equal(rest, '', 'no body after the head');
   });
 
-  test(`${m.name}: a head with bare line feeds is refused with 400 at once`, { timeout: 20_000 }, async () => {
+  test(`${m.name}: a head with bare line feeds is refused with 400 at once`, { timeout: 60_000 }, async () => {
     const { port } = env();
     for (const text of ['GET /api/v1/users/me HTTP/1.1\nHost: localhost\n\n', 'GET /api/v1/users/me HTTP/1.1\r\nHost: localhost\n\r\n', 'GET /api/v1/users/me HTTP/1.1\r\nHost: localhost\r\n\n']) {
       const c = new RawClient(port);
@@ -77,12 +77,12 @@ for (const m of modes) {
     }
   });
 
-  test(`${m.name}: a head trickled in is ended with 408 by the headers timeout`, { timeout: 20_000 }, async () => {
+  test(`${m.name}: a head trickled in is ended with 408 by the headers timeout`, { timeout: 60_000 }, async () => {
     const { port } = env();
     const c = new RawClient(port);
     const text = 'GET /api/v1/users/me HTTP/1.1\r\nHost: localhost\r\nX-Slow: ' + 'a'.repeat(200);
     let i = 0;
-    const timer = setInterval(() => c.send(text[i++ % text.length]), 100);
+    const timer = setInterval(() => c.send(text[i++ % text.length]), 100).unref();
     try {
       assert.equal((await c.next()).status, 408);
       await c.closed();
@@ -91,11 +91,11 @@ for (const m of modes) {
     }
   });
 
-  test(`${m.name}: a chunked body trickled one byte at a time is ended by the request timeout`, { timeout: 20_000 }, async () => {
+  test(`${m.name}: a chunked body trickled one byte at a time is ended by the request timeout`, { timeout: 60_000 }, async () => {
     const { port, auth } = env();
     const c = new RawClient(port);
     c.send(`POST /api/v1/messages HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n`);
-    const timer = setInterval(() => c.send('1\r\na\r\n'), 100);
+    const timer = setInterval(() => c.send('1\r\na\r\n'), 100).unref();
     try {
       await c.closed();
       assert.match(c.received, /^HTTP\/1\.1 408 /);
@@ -104,11 +104,11 @@ for (const m of modes) {
     }
   });
 
-  test(`${m.name}: a Content-Length body trickled one byte at a time is ended by the request timeout`, { timeout: 20_000 }, async () => {
+  test(`${m.name}: a Content-Length body trickled one byte at a time is ended by the request timeout`, { timeout: 60_000 }, async () => {
     const { port, auth } = env();
     const c = new RawClient(port);
     c.send(`POST /api/v1/messages HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n`);
-    const timer = setInterval(() => c.send('a'), 100);
+    const timer = setInterval(() => c.send('a'), 100).unref();
     try {
       await c.closed();
       assert.match(c.received, /^HTTP\/1\.1 408 /);
@@ -132,31 +132,4 @@ test('PARLEY_LEAN_HTTP=0 serves HTTP/1.1 through Node\'s server (its header orde
   // Node's path is given the length first (server.ts send); the lean server appends it after the view's headers.
   assert.equal(await lengthBeforeType('PARLEY_LEAN_HTTP=0'), true);
   assert.equal(await lengthBeforeType('lean'), false);
-  await sleep(0);
-});
-
-test('HTTP/2: a body trickled on a stream is ended by the request timeout with 408, and the stream is reset', { timeout: 20_000 }, async () => {
-  const { s, auth } = servers.get('lean')!;
-  const session = http2.connect(s.url);
-  session.on('error', () => undefined);
-  try {
-    const stream = session.request({ ':method': 'POST', ':path': '/api/v1/messages', authorization: auth, 'content-type': 'application/x-www-form-urlencoded' });
-    stream.on('error', () => undefined);
-    const closed = new Promise((r) => stream.once('close', r));
-    // Read the answer's body: a stream closes once both sides are done.
-    stream.resume();
-    const timer = setInterval(() => {
-      if (!stream.closed) stream.write('a');
-    }, 100);
-    try {
-      const status = await new Promise<number>((resolve) => stream.once('response', (h) => resolve(Number(h[':status']))));
-      assert.equal(status, 408);
-      await closed;
-      assert.equal(stream.rstCode, 0, 'reset with NO_ERROR once answered');
-    } finally {
-      clearInterval(timer);
-    }
-  } finally {
-    session.destroy();
-  }
 });
