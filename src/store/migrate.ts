@@ -81,7 +81,8 @@ export const MIGRATION_NAMES = MIGRATIONS.map((m) => m.name);
  * never leaves one half-applied and none runs twice.
  */
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
-  const tableExists = async () => {
+  // null: no parley_migrations table yet (a new database).
+  const appliedIfAny = async () => {
     try {
       return await appliedNames(db);
     } catch {
@@ -89,7 +90,7 @@ export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<st
     }
   };
   // The common case, a current database, takes no lock.
-  const before = await tableExists();
+  const before = await appliedIfAny();
   if (before && MIGRATIONS.every((m) => before.has(m.name))) return [];
   if (!before) {
     await underMigrationLock(db, dialect, (conn) => sql`CREATE TABLE IF NOT EXISTS parley_migrations (name text PRIMARY KEY, applied_at integer NOT NULL)`.execute(conn));
