@@ -11,6 +11,7 @@ import { RateLimiter } from './lib/rate-limit.js';
 import { createOutbox } from './lib/mail/outbox.js';
 import { createRequestHandler } from './http/server.js';
 import { createListener } from './http/listener.js';
+import { createWebHandler } from './http/web/handler.js';
 import { buildRouter } from './http/routes.js';
 import { startLoopMonitor } from './workers/loop-monitor.js';
 import { startReminderWorker } from './workers/reminders.js';
@@ -47,7 +48,9 @@ export async function startServer(config: Config, opts: { clock?: Clock; log?: (
   const restored = app.queues.load(queueFile(config));
   if (restored) log(`restored ${restored} event queues`);
   app.queues.start();
-  const handler = createRequestHandler(app, buildRouter(), (err) => log(`unexpected error: ${err instanceof Error ? err.stack : String(err)}`));
+  const onUnexpected = (err: unknown) => log(`unexpected error: ${err instanceof Error ? err.stack : String(err)}`);
+  // The web client (sign-in, its files, its pages) in front of the API.
+  const handler = createWebHandler(app, createRequestHandler(app, buildRouter(), onUnexpected), onUnexpected);
   // An idle connection closes after 2 minutes; never before a held long-poll's heartbeat is due.
   const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);
   const listener = createListener((req, res) => void handler(req, res), { keepAliveTimeoutMs, headersTimeoutMs: 60_000 });
