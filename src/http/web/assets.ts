@@ -25,8 +25,8 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** Where `vite build` writes the client, beside the compiled server (dist/src/http/web → dist/web). */
-export const DEFAULT_WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web');
+/** Where `vite build` writes the client, beside the compiled server (dist/src/http/web → dist/public). */
+export const DEFAULT_WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../public');
 
 /** Every file of the built client by URL path ("/index.html", "/assets/app-3f2a.js"); empty when not built. */
 export function loadAssets(dir: string): Map<string, Asset> {
