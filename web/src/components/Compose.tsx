@@ -179,6 +179,7 @@ export function Compose() {
         ) : (
           <textarea
             ref={textarea}
+            id="compose-message"
             aria-label="Message"
             placeholder={enterSends ? 'Message (Enter to send, Shift+Enter for a new line)' : 'Message (Ctrl+Enter to send)'}
             value={content}

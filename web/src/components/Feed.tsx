@@ -122,7 +122,12 @@ function MessageList({ feedKey }: { feedKey: string }) {
     const at = ids.indexOf(selected);
     if (at < 0) return;
     virtualizer.scrollToIndex(at, { align: 'auto' });
-    requestAnimationFrame(() => document.getElementById(`message-${selected}`)?.focus());
+    requestAnimationFrame(() => {
+      // Not when a key after j/k (r, c) already moved the focus into a field.
+      const active = document.activeElement;
+      if (active && (active.tagName === 'TEXTAREA' || active.tagName === 'INPUT')) return;
+      document.getElementById(`message-${selected}`)?.focus();
+    });
   }, [selected]);
 
   if (!feed) return <p class="loading" role="status">Loading messages…</p>;

@@ -23,12 +23,11 @@ export function useKeyboard(): void {
         const next = e.key === 'j' ? Math.min(at + 1, ids.length - 1) : Math.max((at < 0 ? ids.length : at) - 1, 0);
         selectedId.value = ids[next];
         e.preventDefault();
-      } else if (e.key === 'r') {
-        if (selectedId.value !== null) requestCompose('reply', selectedId.value);
+      } else if (e.key === 'r' || e.key === 'c') {
+        // Focused now, not after a render: the next key typed must land in the box.
+        document.getElementById('compose-message')?.focus();
+        if (e.key === 'r' && selectedId.value !== null) requestCompose('reply', selectedId.value);
         else requestCompose('focus');
-        e.preventDefault();
-      } else if (e.key === 'c') {
-        requestCompose('focus');
         e.preventDefault();
       } else if (e.key === '/') {
         document.getElementById('search')?.focus();
