@@ -36,3 +36,17 @@ export function emojiChar(code: string): string {
 
 /** Emoji most people reach for, shown before searching. */
 export const POPULAR = ['+1', 'tada', 'smile', 'heart', 'joy', 'thinking', 'eyes', 'check', 'rocket', 'fire', 'clap', 'pray'];
+
+/**
+ * The server marks a Unicode emoji as <span class="emoji emoji-1f389" title="tada">:tada:</span>
+ * (clients draw it their own way); this shows the character, keeping the name as its label.
+ */
+export function showUnicodeEmoji(root: HTMLElement): void {
+  for (const span of root.querySelectorAll<HTMLElement>('span.emoji')) {
+    const code = [...span.classList].find((c) => c.startsWith('emoji-'))?.slice(6);
+    const char = code && emojiChar(code);
+    if (!char) continue;
+    span.setAttribute('aria-label', span.title || span.textContent || '');
+    span.textContent = char;
+  }
+}

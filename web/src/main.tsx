@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { account, setCsrfToken } from './api.js';
 import { route, routeFromHash, session } from './store.js';
 import { App } from './components/App.js';
+import 'katex/dist/katex.min.css';
 import './styles.css';
 
 window.addEventListener('hashchange', () => {

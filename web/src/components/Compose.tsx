@@ -7,6 +7,7 @@ import type { Narrow } from '../state/narrow.js';
 import { Autocomplete, completionAt, type Completion } from './Autocomplete.js';
 import { TypingReporter } from '../typing.js';
 import { enterSendsPreference } from '../preferences.js';
+import { MessageContent } from './MessageView.js';
 
 type Target = { type: 'stream'; stream_id: number | null; topic: string } | { type: 'direct'; to: number[] };
 
@@ -175,7 +176,9 @@ export function Compose() {
       </div>
       <div class="compose-body">
         {preview !== null ? (
-          <div class="content preview" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+          <section class="preview" aria-label="Preview">
+            <MessageContent html={preview} />
+          </section>
         ) : (
           <textarea
             ref={textarea}

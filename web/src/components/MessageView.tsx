@@ -1,10 +1,10 @@
 // One message: sender, time, the server's sanitized HTML as is, reactions, and its actions.
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { requestCompose, selectedId, state } from '../store.js';
 import type { Message, Reaction } from '../state/messages.js';
 import { timeOf } from '../time.js';
-import { emojiChar } from '../emoji.js';
+import { emojiChar, showUnicodeEmoji } from '../emoji.js';
 import { EmojiPicker } from './EmojiPicker.js';
 
 function groupReactions(list: Reaction[]): { r: Reaction; users: number[] }[] {
@@ -52,8 +52,7 @@ export function MessageView({ m, showSender, selected }: { m: Message; showSende
         </header>
       )}
       {editing === null ? (
-        // Rendered and sanitized by the server: shown exactly as it is.
-        <div class="content" dangerouslySetInnerHTML={{ __html: m.content }} />
+        <MessageContent html={m.content} />
       ) : (
         <form
           class="edit"
@@ -132,7 +131,7 @@ export function MessageView({ m, showSender, selected }: { m: Message; showSende
               <li key={i}>
                 <time>{new Date(h.timestamp * 1000).toLocaleString()}</time>
                 {h.topic !== undefined && <span> topic: {h.topic}</span>}
-                {h.rendered_content !== undefined && <div class="content" dangerouslySetInnerHTML={{ __html: h.rendered_content }} />}
+                {h.rendered_content !== undefined && <MessageContent html={h.rendered_content} />}
               </li>
             ))}
           </ol>
@@ -145,4 +144,13 @@ export function MessageView({ m, showSender, selected }: { m: Message; showSende
       )}
     </article>
   );
+}
+
+/** The server's rendered, sanitized HTML, inserted as it is; emoji spans then show their character. */
+export function MessageContent({ html }: { html: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (ref.current) showUnicodeEmoji(ref.current);
+  }, [html]);
+  return <div ref={ref} class="content" dangerouslySetInnerHTML={{ __html: html }} />;
 }
