@@ -38,6 +38,8 @@ for (const scheme of ['light', 'dark'] as const) {
   const { context, page } = await signIn(browser, s.url, 'owner@example.com', 'owner-password', { colorScheme: scheme, viewport: { width: 1280, height: 760 } });
   await page.goto(`/#narrow/channel/${engineering}/topic/release%201.2`);
   await page.getByRole('log', { name: 'Messages' }).getByRole('article').first().waitFor();
+  // The pointer rests on the sidebar, so no message shows its hover toolbar.
+  await page.mouse.move(5, 740);
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(out, `feed-${scheme}.png`) });
   await page.goto('/#settings/display');
