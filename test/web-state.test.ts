@@ -144,3 +144,17 @@ test('a message object from the API and from an event give the same client messa
   assert.equal(messageOf(fetched).content, '<p><strong>bold</strong></p>');
   assert.equal(messageOf(fetched).subject, 'shape');
 });
+
+test('a topic feed loses messages moved out of it and keeps the rest', async () => {
+  const general = (await ann.ok('GET', 'get_stream_id', { stream: 'general' })).stream_id as number;
+  const stays = await send(ben, { type: 'stream', to: 'general', topic: 'moving', content: 'stays' });
+  const goes = await send(ben, { type: 'stream', to: 'general', topic: 'moving', content: 'goes' });
+  const narrow: Narrow = { kind: 'topic', stream_id: general, topic: 'moving' };
+  const reg = await ann.ok('POST', 'register', REGISTER_PARAMS);
+  const page = await ann.ok('GET', 'messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [{ operator: 'channel', operand: general }, { operator: 'topic', operand: 'moving' }] });
+  let store = addPage(emptyStore(), narrowKey(narrow), narrow, page as never, 'initial');
+  await ben.ok('PATCH', `messages/${goes}`, { topic: 'moved away', propagate_mode: 'change_one' });
+  for (const e of await drainEvents(ann, reg.queue_id)) store = applyMessageEvent(store, e, ann.userId);
+  assert.deepEqual(store.feeds[narrowKey(narrow)].ids, [stays]);
+  assert.equal(store.byId[goes].subject, 'moved away');
+});

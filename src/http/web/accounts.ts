@@ -89,10 +89,10 @@ export async function serveAccounts(app: AppContext, req: HttpRequest, res: Http
       req.resume();
       throw new ApiError('Method Not Allowed', 'BAD_REQUEST', 405, { allowed_methods: Object.keys(methods) });
     }
-    // Signing in from another site's page (login CSRF) is refused as any cross-site request is.
-    checkSameOrigin(req);
     const parsed = await parseRequestParams(req, query);
     const realm = await resolveRealm(app, req);
+    // Signing in from another site's page (login CSRF) is refused as any cross-site request is.
+    checkSameOrigin(req, app, realm);
     const params = new Params({ raw: parsed.params, used: new Set() });
     const answer = await endpoint({ app, realm, req, params });
     const ignored = params.ignored();

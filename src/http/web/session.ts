@@ -5,6 +5,7 @@ import type { Realm, User } from '../../store/schema.js';
 import type { HttpRequest } from '../types.js';
 import { ApiError, unauthorized } from '../errors.js';
 import { tokenHash } from '../../actions/web-sessions.js';
+import { realmUrl } from '../../lib/state/realm.js';
 
 export const SESSION_COOKIE = 'parley_session';
 /** The header a page script sends its session's CSRF token in. */
@@ -80,25 +81,26 @@ function sameText(a: string, b: string): boolean {
  * Origin other than the request's own host, or (for anything that changes state) no matching
  * CSRF token in the header. A page of another origin can neither read the token nor set the header.
  */
-export function checkSameOrigin(req: HttpRequest): void {
+export function checkSameOrigin(req: HttpRequest, app: AppContext, realm: Realm): void {
   if (req.headers['sec-fetch-site'] === 'cross-site') throw csrfFailed('Cross-site request');
   const origin = req.headers.origin;
+  if (origin === undefined) return;
+  if (origin === 'null') throw csrfFailed('Opaque origin');
+  let originHost = '';
+  try {
+    originHost = new URL(String(origin)).host;
+  } catch {
+    // An unparsable Origin matches nothing.
+  }
+  // The request's own host, or the organization's public one (a proxy may rewrite Host).
   const host = req.headers.host ?? req.headers[':authority'];
-  if (typeof origin === 'string' && origin !== 'null') {
-    let originHost = '';
-    try {
-      originHost = new URL(origin).host;
-    } catch {
-      // An unparsable Origin matches nothing.
-    }
-    if (originHost !== host) throw csrfFailed('Origin does not match');
-  } else if (origin === 'null') throw csrfFailed('Opaque origin');
+  if (originHost !== host && originHost !== new URL(realmUrl(app.config.externalUrl, realm.string_id)).host) throw csrfFailed('Origin does not match');
 }
 
 const csrfFailed = (why: string) => new ApiError(`CSRF verification failed: ${why}`, 'CSRF_FAILED', 403);
 
-function checkCsrf(req: HttpRequest, session: KnownSession): void {
-  checkSameOrigin(req);
+function checkCsrf(app: AppContext, realm: Realm, req: HttpRequest, session: KnownSession): void {
+  checkSameOrigin(req, app, realm);
   if (SAFE_METHODS.has((req.method ?? 'GET').toUpperCase())) return;
   const sent = req.headers[CSRF_HEADER];
   if (typeof sent !== 'string' || !sameText(sent, session.csrfToken)) throw csrfFailed('CSRF token missing or incorrect');
@@ -113,7 +115,7 @@ export function sessionUser(app: AppContext, realm: Realm, req: HttpRequest): Pr
   if (!token) return null;
   return sessionOf(app, token).then(async (session) => {
     if (!session || session.realmId !== realm.id) throw unauthorized('Your session has expired; please log in again', 'UNAUTHORIZED');
-    checkCsrf(req, session);
+    checkCsrf(app, realm, req, session);
     const user = app.caches.cachedUser(session.apiKey) ?? (await app.caches.userByApiKey(session.apiKey));
     // The key changed since the row was read (regenerated): read it again once.
     if (!user) {

@@ -79,10 +79,10 @@ export function Sidebar() {
             </li>
           ))}
         </ul>
-        <a class="small" href="#settings/channels">
-          Browse channels
-        </a>
       </nav>
+      <a class="small" href="#settings/channels">
+        Browse channels
+      </a>
       <nav aria-label="Direct messages">
         <h2>Direct messages</h2>
         <ul>

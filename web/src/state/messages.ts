@@ -106,6 +106,14 @@ export function applyMessageEvent(store: MessageStore, e: any, me: number): Mess
       if (e.subject !== undefined || e.new_stream_id !== undefined) {
         // A move is not an edit of the content: last_edit_timestamp stays.
         next = patchMessages(next, ids, (m) => ({ ...m, subject: e.subject ?? m.subject, stream_id: e.new_stream_id ?? m.stream_id }));
+        // Moved messages leave the channel and topic feeds they no longer belong to.
+        const moved = new Set(ids);
+        const feeds: Record<string, Feed> = {};
+        for (const [key, feed] of Object.entries(next.feeds)) {
+          const scoped = feed.narrow.kind === 'stream' || feed.narrow.kind === 'topic';
+          feeds[key] = scoped ? { ...feed, ids: feed.ids.filter((id) => !moved.has(id) || !next.byId[id] || matchesNarrow(wireShape(next.byId[id]), feed.narrow, me)) } : feed;
+        }
+        next = { ...next, feeds };
       }
       return next;
     }
@@ -136,5 +144,8 @@ export function applyMessageEvent(store: MessageStore, e: any, me: number): Mess
       return store;
   }
 }
+
+/** A stored message in the shape matchesNarrow reads (the API's field names). */
+const wireShape = (m: Message) => ({ type: m.type, stream_id: m.stream_id, subject: m.subject, flags: m.flags, display_recipient: m.dm_users.map((id) => ({ id })) });
 
 const sortedUnique0 = (flags: string[]): string[] => [...new Set(flags)].sort();
