@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm's prepare step (after `npm install` / `npm ci`): builds dist/ so `npx parley …` works at once.
+// npm's prepare step (after `npm install` / `npm ci`): builds dist/ (server and web client) so `npx parley …` works at once.
 // Skipped when dist/ is already newer than every source file, and in CI, whose `npm test` builds.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +21,7 @@ function newest(dir) {
 }
 
 const built = path.join(root, 'dist/src/cli.js');
-const sources = Math.max(...['src', 'test', 'bench'].filter((d) => fs.existsSync(path.join(root, d))).map((d) => newest(path.join(root, d))), fs.statSync(path.join(root, 'tsconfig.json')).mtimeMs);
+const sources = Math.max(...['src', 'test', 'bench', 'web'].filter((d) => fs.existsSync(path.join(root, d))).map((d) => newest(path.join(root, d))), fs.statSync(path.join(root, 'tsconfig.json')).mtimeMs);
 if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sources) process.exit(0);
 const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
 if (!fs.existsSync(tsc)) {
@@ -29,4 +29,8 @@ if (!fs.existsSync(tsc)) {
   process.exit(0);
 }
 const r = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+if (r.status !== 0) process.exit(r.status ?? 1);
+// The web client the server serves at / (as `npm run build` does).
+const vite = path.join(root, 'node_modules/vite/bin/vite.js');
+const w = spawnSync(process.execPath, [vite, 'build', path.join(root, 'web'), '--logLevel', 'warn'], { stdio: 'inherit', cwd: root });
+process.exit(w.status ?? 1);

@@ -12,6 +12,7 @@ import { RequestRateLimits } from './lib/request-rate-limits.js';
 import { createOutbox } from './lib/mail/outbox.js';
 import { createRequestHandler } from './http/server.js';
 import { createListener } from './http/listener.js';
+import { createWebHandler } from './http/web/handler.js';
 import { buildRouter } from './http/routes.js';
 import { startLoopMonitor } from './workers/loop-monitor.js';
 import { startReminderWorker } from './workers/reminders.js';
@@ -56,7 +57,9 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   // Off unless asked for: the default process metrics sample the event loop and the collector, and
   // prom-client is loaded only then (about 7 MB of a server's idle memory, docs/decisions.md).
   const metrics = config.metrics ? new (await import('./ops/metrics.js')).Metrics({ counters: app.counters, queues: app.queues }) : null;
-  const handler = createRequestHandler(app, buildRouter(), { metrics });
+  const onUnexpected = (err: unknown, requestId: string) => log.error({ req_id: requestId, err }, 'unexpected error');
+  // The web client (sign-in, its files, its pages) in front of the API.
+  const handler = createWebHandler(app, createRequestHandler(app, buildRouter(), { metrics }), onUnexpected);
   // An idle connection closes after 2 minutes; never before a held long-poll's heartbeat is due.
   const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);
   const listener = createListener((req, res) => void handler(req, res), {

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { ApiError, unauthorized } from './errors.js';
 import { detached, memoByString } from './string-memo.js';
+import { sessionUser } from './web/session.js';
 
 /** The organization subdomain a Host header names, relative to the configured external host. */
 let rootOf = { url: '', subdomain: (_host: string) => '' };
@@ -75,6 +76,8 @@ export function authenticate(app: AppContext, realm: Realm, req: HttpRequest): U
     const known = app.caches.userForVerifiedHeader(header);
     if (known) return checkAccount(known, realm);
   }
+  // The web client's session cookie stands in for Basic credentials (web/session.ts).
+  if (header === undefined) return sessionUser(app, realm, req)?.then((user) => checkAccount(user, realm)) ?? null;
   const creds = parseBasicAuth(header);
   if (!creds) {
     if (header) throw unauthorized('Invalid authorization header for basic auth', 'UNAUTHORIZED');

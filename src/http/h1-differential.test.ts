@@ -232,7 +232,11 @@ test(`the lean parser and Node's agree on ${RUNS} generated streams: the same re
       tally.streams++;
       if (b.refusal) tally.refused++;
       const closedEarly = a.closeAnswered && a.closed && !a.refusal && b.refusal.startsWith('HTTP/1.1 400 ');
-      assert.deepEqual([a.executed, closedEarly ? '' : a.refusal, a.closed], [b.executed, closedEarly ? '' : b.refusal, b.closed]);
+      // A refusal is compared by its status line: Node frames the same 400 either bare or as an
+      // empty chunked answer, depending on whether an answer was still being written when its
+      // parser refused (a matter of timing, seen under load, on either side).
+      const status = (refusal: string) => refusal.split('\r\n', 1)[0];
+      assert.deepEqual([a.executed, closedEarly ? '' : status(a.refusal), a.closed], [b.executed, closedEarly ? '' : status(b.refusal), b.closed]);
       // Answers come in order, each for its request. Node's server drops the answers still due when
       // it refuses a request that came in the same read (it writes its 400 at once): either side
       // may have fewer answers than requests then, never other ones. (So does a CONNECT or an

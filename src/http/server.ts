@@ -192,7 +192,7 @@ function sendJson(res: HttpResponse, status: number, payload: unknown): void {
 }
 
 /** The client's address: the socket's peer (behind a proxy, the proxy's). */
-function remoteAddressOf(req: HttpRequest): string {
+export function remoteAddressOf(req: HttpRequest): string {
   return (req instanceof LeanRequest ? req.remoteAddress : req.socket?.remoteAddress) ?? '';
 }
 

@@ -15,6 +15,7 @@ import * as m011 from './migrations/011-user-indexes.js';
 import * as m012 from './migrations/012-search-merge.js';
 import * as m013 from './migrations/013-subscription-user-active.js';
 import * as m014 from './migrations/014-messages-recipient-topic.js';
+import * as m015 from './migrations/015-web-sessions.js';
 
 interface Migration {
   name: string;
@@ -36,6 +37,7 @@ const MIGRATIONS: Migration[] = [
   { name: '012-search-merge', up: m012.up },
   { name: '013-subscription-user-active', up: m013.up },
   { name: '014-messages-recipient-topic', up: m014.up },
+  { name: '015-web-sessions', up: m015.up },
 ];
 
 /** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */

@@ -189,6 +189,26 @@ export interface EmailChangeTable {
   /** Set when the key was used; a used key is refused. */
   used_at: number | null;
 }
+/** A signed-in browser (migration 014): the cookie holds the token, the table its hash. */
+export interface WebSessionTable {
+  token_hash: string;
+  realm_id: number;
+  user_id: number;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A mailed "set a new password" link (migration 014); works once, until it expires. */
+export interface PasswordResetTable {
+  key_hash: string;
+  realm_id: number;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 /** A scheduled reminder, until the transaction that sends it deletes it (migration 006). */
 export interface ReminderTable {
   id: Generated<number>;
@@ -393,6 +413,8 @@ export interface AttachmentMessageTable {
 }
 
 export interface DB {
+  web_sessions: WebSessionTable;
+  password_resets: PasswordResetTable;
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
   bot_settings: BotSettingsTable;

@@ -1,0 +1,2 @@
+// Vite handles stylesheet imports; TypeScript only needs to know they exist.
+declare module '*.css';
