@@ -1,4 +1,4 @@
-// The `parley` command line: serve, create-realm, create-user. Output of the create commands is one JSON line.
+// The `parley` command line: serve, create-realm, create-user, import, export. Output of the create commands is one JSON line.
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from './config.js';
 import { openApp, startServer } from './main.js';
@@ -8,11 +8,15 @@ import { realmUrl } from './lib/state/realm.js';
 import { ROLE_CODES, Role } from './models/roles.js';
 import { ApiError } from './http/errors.js';
 import type { AppContext } from './context.js';
+import { importCommand, takePositional } from './import/command.js';
+import { exportCommand } from './export/command.js';
 
 const USAGE = `usage:
   parley serve [--host 127.0.0.1] [--port 9991] [--data-dir ./data] [--database-url postgres://…] [--external-url URL]
   parley create-realm --name NAME --owner-email EMAIL --owner-name NAME --owner-password PW [--subdomain S]
   parley create-user --realm SUBDOMAIN --email EMAIL --name NAME --password PW [--role N]
+  parley import --format zulip|slack|mattermost PATH [--subdomain S] [--name N] [--team T]
+  parley export [--realm S] PATH
 Every command also takes --data-dir and --database-url; PARLEY_* environment variables set the defaults.`;
 
 function parseFlags(args: string[]): Record<string, string> {
@@ -77,7 +81,9 @@ export async function runCli(argv: string[], print: (s: string) => void = (s) =>
       print(USAGE);
       return command ? 0 : 2;
     }
-    const flags = parseFlags(rest);
+    // import and export take the export's path as their one positional argument.
+    const { flagArgs, positional } = command === 'import' || command === 'export' ? takePositional(rest) : { flagArgs: rest, positional: [] };
+    const flags = parseFlags(flagArgs);
     const config = loadConfig(flags);
     switch (command) {
       case 'serve': {
@@ -119,6 +125,12 @@ export async function runCli(argv: string[], print: (s: string) => void = (s) =>
         print(JSON.stringify(out));
         return 0;
       }
+      case 'import':
+        print(JSON.stringify(await withApp(config, (app) => importCommand(app, flags, positional))));
+        return 0;
+      case 'export':
+        print(JSON.stringify(await withApp(config, (app) => exportCommand(app, flags, positional))));
+        return 0;
       default:
         print(USAGE);
         return 2;
