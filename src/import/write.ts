@@ -144,6 +144,9 @@ async function writeAll(
 async function writeUsers(app: AppContext, tx: Transaction<DB>, realm: Realm, bundle: ImportBundle): Promise<Map<string, number>> {
   const host = realmHostName(app.config.externalUrl, realm);
   const used = new Set<string>();
+  // API keys are unique server-wide: a bot whose key is already in use (the same export imported twice) gets a new one.
+  const carried = bundle.users.map((u) => u.apiKey).filter((k): k is string => !!k);
+  const taken = new Set(carried.length ? (await tx.selectFrom('users').select('api_key').where('api_key', 'in', carried).execute()).map((r) => r.api_key) : []);
   const rows = bundle.users.map((u, n) => {
     let email = u.email?.trim() || `${localPart(u.fullName, n)}@${host}`;
     // The same address twice (or a placeholder colliding) gets a numbered local part.
@@ -157,7 +160,7 @@ async function writeUsers(app: AppContext, tx: Transaction<DB>, realm: Realm, bu
       email_key: email.toLowerCase(),
       full_name: u.fullName.trim().slice(0, 100) || `User ${n + 1}`,
       password_hash: null,
-      api_key: u.apiKey || newApiKey(),
+      api_key: u.apiKey && !taken.has(u.apiKey) ? u.apiKey : newApiKey(),
       role: u.role,
       is_active: u.isActive ? 1 : 0,
       is_bot: u.isBot ? 1 : 0,
