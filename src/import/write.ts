@@ -97,6 +97,31 @@ async function writeAll(
   written: string[],
   opts: ImportOptions,
 ): Promise<{ counts: ImportCounts; realm_id: number; maxMessageId: number }> {
+  // A large import touches far more index pages than the server's usual cache holds; a bigger cache for the
+  // import's own connection roughly halved the write time of a 100,000-message import (npm run bench:import).
+  const sqlite = app.store.dialect === 'sqlite';
+  const cacheSize = sqlite ? (await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(tx)).rows[0].cache_size : 0;
+  if (sqlite && bundle.messages.length > IMPORT_CACHE_THRESHOLD) await sql`PRAGMA cache_size = -262144`.execute(tx);
+  try {
+    return await writeRows(app, tx, bundle, subdomain, name, now, written, opts);
+  } finally {
+    if (sqlite) await sql.raw(`PRAGMA cache_size = ${Number(cacheSize)}`).execute(tx);
+  }
+}
+
+/** Imports with more messages than this get the larger page cache (256 MB) while they run. */
+const IMPORT_CACHE_THRESHOLD = 10_000;
+
+async function writeRows(
+  app: AppContext,
+  tx: Transaction<DB>,
+  bundle: ImportBundle,
+  subdomain: string,
+  name: string,
+  now: number,
+  written: string[],
+  opts: ImportOptions,
+): Promise<{ counts: ImportCounts; realm_id: number; maxMessageId: number }> {
   const realm = await insertRealmRows(tx, subdomain, name, bundle.dateCreated ?? now);
   if (bundle.description) await tx.updateTable('realms').set({ description: bundle.description }).where('id', '=', realm.id).execute();
   const userIds = await writeUsers(app, tx, realm, bundle);
