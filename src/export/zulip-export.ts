@@ -29,14 +29,28 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 
 const bool = (v: number) => v === 1;
 
+/**
+ * What an export holds: everything (the command line, an operator's move), public data only
+ * (public channels' messages; no direct messages, private channels, drafts or topic settings), or
+ * public data plus the private data of the users who consented (allow_private_data_export): the
+ * direct and private-channel messages they sent, their drafts and topic settings.
+ */
+export type ExportScope = { kind: 'all' } | { kind: 'public' } | { kind: 'consented'; userIds: Set<number> };
+
 /** Exports one organization into `dir` (created; must be empty) from a consistent read. */
-export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: string): Promise<ExportCounts> {
+export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: string, scope: ExportScope = { kind: 'all' }): Promise<ExportCounts> {
   await fs.mkdir(dir, { recursive: true });
   if ((await fs.readdir(dir)).length) throw new Error(`${dir} is not empty`);
 
   const users = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
   const userIds = new Set(users.map((u) => u.id));
-  const streams = await tx.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
+  const consented = scope.kind === 'all' ? null : scope.kind === 'consented' ? scope.userIds : new Set<number>();
+  /** Private data (direct messages, private channels, drafts, topic settings) of this user goes in. */
+  const privateOf = (userId: number) => consented === null || consented.has(userId);
+  const allStreams = await tx.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
+  // A public export leaves private channels out; a consented one keeps them with what consenting members sent.
+  const streams = scope.kind === 'public' ? allStreams.filter((st) => !st.invite_only) : allStreams;
+  const privateChannel = new Set(streams.filter((st) => st.invite_only).map((st) => st.id));
   const dmGroups = await tx.selectFrom('direct_message_groups').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
   const streamIds = streams.map((s) => s.id);
   const subs = streamIds.length ? await tx.selectFrom('subscriptions').selectAll().where('stream_id', 'in', streamIds).orderBy('id').execute() : [];
@@ -75,7 +89,8 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
   for (const g of dmGroups) {
     const members = idsFromKey(g.user_ids_key);
     groupMembers.set(g.recipient_id, members);
-    if (members.length < 3) continue;
+    // Who talks with whom is private data: a group goes in only with a consenting member's messages.
+    if (members.length < 3 || !members.some(privateOf)) continue;
     groups.push({ id: g.id, huddle_hash: g.user_ids_key, group_size: members.length });
     recipients.push({ id: g.recipient_id, type: RECIPIENT_DM_GROUP, type_id: g.id });
     for (const m of members) subscriptions.push({ id: ++subId, user_profile: m, recipient: g.recipient_id, active: true, color: '#c2c2c2', is_muted: false, pin_to_top: false });
@@ -98,10 +113,13 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
   let messageCount = 0;
   let after = 0;
   let umId = 0;
+  const exportedMessages = new Set<number>();
   for (;;) {
-    const page = await tx.selectFrom('messages').selectAll().where('realm_id', '=', realm.id).where('id', '>', after).orderBy('id').limit(MESSAGES_PER_FILE).execute();
-    if (!page.length) break;
-    after = page[page.length - 1].id;
+    const read = await tx.selectFrom('messages').selectAll().where('realm_id', '=', realm.id).where('id', '>', after).orderBy('id').limit(MESSAGES_PER_FILE).execute();
+    if (!read.length) break;
+    after = read[read.length - 1].id;
+    const page = read.filter((m) => (m.stream_id === null || privateChannel.has(m.stream_id) ? privateOf(m.sender_id) : streamRecipient.has(m.stream_id)));
+    if (!page.length) continue;
     const ums = await tx
       .selectFrom('user_messages')
       .selectAll()
@@ -133,9 +151,12 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
       zerver_usermessage: ums.map((um) => ({ id: ++umId, user_profile: um.user_id, message: um.message_id, flags_mask: um.flags & ~512 })),
     });
     messageCount += page.length;
+    for (const m of page) exportedMessages.add(m.id);
   }
 
-  const reactions = await tx.selectFrom('reactions').innerJoin('messages', 'messages.id', 'reactions.message_id').selectAll('reactions').where('messages.realm_id', '=', realm.id).orderBy('reactions.id').execute();
+  const reactions = (await tx.selectFrom('reactions').innerJoin('messages', 'messages.id', 'reactions.message_id').selectAll('reactions').where('messages.realm_id', '=', realm.id).orderBy('reactions.id').execute()).filter((r) =>
+    exportedMessages.has(r.message_id),
+  );
   const emoji = await tx.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
   const emojiRecords: Record<string, unknown>[] = [];
   for (const e of emoji) {
@@ -149,9 +170,11 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
   await writeJson(path.join(dir, 'emoji', 'records.json'), emojiRecords);
 
   const attachments = await tx.selectFrom('attachments').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
-  const links = attachments.length ? await tx.selectFrom('attachment_messages').selectAll().where('attachment_id', 'in', attachments.map((a) => a.id)).execute() : [];
+  const links = (attachments.length ? await tx.selectFrom('attachment_messages').selectAll().where('attachment_id', 'in', attachments.map((a) => a.id)).execute() : []).filter((l) => exportedMessages.has(l.message_id));
   const uploadRecords: Record<string, unknown>[] = [];
   for (const a of attachments) {
+    // Without the whole export's private data, only files some exported message links go in.
+    if (consented !== null && !links.some((l) => l.attachment_id === a.id)) continue;
     const data = await fs.readFile(path.join(dataDir, 'uploads', a.path_id)).catch(() => null);
     if (!data) continue;
     await fs.mkdir(path.dirname(path.join(dir, 'uploads', a.path_id)), { recursive: true });
@@ -172,8 +195,8 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
   const fields = await tx.selectFrom('custom_profile_fields').selectAll().where('realm_id', '=', realm.id).orderBy('field_order').execute();
   const fieldValues = fields.length ? await tx.selectFrom('custom_profile_field_values').selectAll().where('field_id', 'in', fields.map((f) => f.id)).execute() : [];
   const userIdList = [...userIds];
-  const drafts = userIdList.length ? await tx.selectFrom('drafts').selectAll().where('user_id', 'in', userIdList).orderBy('id').execute() : [];
-  const userTopics = userIdList.length ? await tx.selectFrom('user_topics').selectAll().where('user_id', 'in', userIdList).execute() : [];
+  const drafts = (userIdList.length ? await tx.selectFrom('drafts').selectAll().where('user_id', 'in', userIdList).orderBy('id').execute() : []).filter((d) => privateOf(d.user_id));
+  const userTopics = (userIdList.length ? await tx.selectFrom('user_topics').selectAll().where('user_id', 'in', userIdList).execute() : []).filter((t) => privateOf(t.user_id) && streamRecipient.has(t.stream_id));
   const linkifiers = await tx.selectFrom('realm_linkifiers').selectAll().where('realm_id', '=', realm.id).orderBy('sort_order').execute();
   const defaults = await tx.selectFrom('default_streams').selectAll().where('realm_id', '=', realm.id).execute();
   const systemBots = await tx.selectFrom('realm_system_bots').selectAll().where('realm_id', '=', realm.id).execute();

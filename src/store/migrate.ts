@@ -14,6 +14,7 @@ import * as m010 from './migrations/010-uploads.js';
 import * as m011 from './migrations/011-user-indexes.js';
 import * as m012 from './migrations/012-search-merge.js';
 import * as m013 from './migrations/013-subscription-user-active.js';
+import * as m014 from './migrations/014-realm-exports.js';
 
 interface Migration {
   name: string;
@@ -34,6 +35,7 @@ const MIGRATIONS: Migration[] = [
   { name: '011-user-indexes', up: m011.up },
   { name: '012-search-merge', up: m012.up },
   { name: '013-subscription-user-active', up: m013.up },
+  { name: '014-realm-exports', up: m014.up },
 ];
 
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

@@ -392,7 +392,23 @@ export interface AttachmentMessageTable {
   message_id: number;
 }
 
+/** A data export requested through the API (migration 014); the file lives under <data dir>/exports/. */
+export interface RealmExportTable {
+  id: Generated<number>;
+  realm_id: number;
+  acting_user_id: number;
+  /** 'public' or 'full_with_consent'. */
+  export_type: string;
+  export_time: number;
+  pending: Generated<number>;
+  failed_time: number | null;
+  deleted_time: number | null;
+  /** "<realm id>/<random>/<file name>" under <data dir>/exports/, once written. */
+  file_key: string | null;
+}
+
 export interface DB {
+  realm_exports: RealmExportTable;
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
   bot_settings: BotSettingsTable;
