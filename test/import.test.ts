@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
+import yazl from 'yazl';
 import { Client, request, startTestServer, type TestServer } from './helpers/server.js';
 import { checkConsistency } from './helpers/events.js';
 import { runImport } from '../src/import/command.js';
@@ -197,6 +198,28 @@ test('Mattermost direct messages and group messages, attachments, control charac
   assert.deepEqual(file.body, fs.readFileSync(path.join(FIXTURES, 'mattermost/direct_channel/data/20210622/teams/noteam/channels/mcrm7xee5bnpzn7u9ktsd91dwy/users/knq189b88fdxbdkeeasdynia4o/o3to4ezua3bajj31mzpkn96n5e/harry-ron.jpg')));
   // Ginny was not in that conversation: the file is not hers to read.
   assert.notEqual((await download(ginny, href)).status, 200);
+});
+
+/** The Slack fixture as a .zip with one top folder, as Slack's download has it (yazl writes, the importer reads with yauzl). */
+async function zipOf(dir: string, top: string, target: string): Promise<void> {
+  const zip = new yazl.ZipFile();
+  for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) zip.addFile(path.join(e.parentPath, e.name), `${top}/${path.relative(dir, path.join(e.parentPath, e.name))}`);
+  }
+  zip.end();
+  await new Promise<void>((resolve, reject) => zip.outputStream.pipe(fs.createWriteStream(target)).on('close', resolve).on('error', reject));
+}
+
+test('a .zip export imports like its directory; a damaged archive is refused', { skip: !present }, async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-zip-'));
+  const archive = path.join(tmp, 'slack-export.zip');
+  await zipOf(path.join(FIXTURES, 'slack'), 'Acme Slack export', archive);
+  const out = await runImport(app(), { format: 'slack', path: archive, subdomain: 'zipped' });
+  assert.deepEqual([out.users, out.channels, out.messages], [4, 4, 9]);
+  fs.writeFileSync(path.join(tmp, 'cut.zip'), fs.readFileSync(archive).subarray(0, 200));
+  await assert.rejects(runImport(app(), { format: 'slack', path: path.join(tmp, 'cut.zip'), subdomain: 'cut' }), /cannot unpack/);
+  assert.equal(await realmExists('cut'), false);
+  fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 test('refusals: an existing subdomain, and damaged exports leave no organization and no files behind', { skip: !present }, async () => {
