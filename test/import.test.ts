@@ -179,6 +179,39 @@ test('Mattermost team: roles, private channel, replies as topics, reactions and 
   assert.equal(history.messages.length, 7);
 });
 
+test('Mattermost roles: system admin, team admin, member and guest; replies as one topic', { skip: !present }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-mm-roles-'));
+  const member = (username: string, roles: string, teamRoles: string) => ({
+    type: 'user',
+    user: { username, email: `${username}@mm.test`, first_name: username, last_name: 'Test', roles, teams: [{ name: 'crew', roles: teamRoles, channels: [{ name: 'deck', roles: 'channel_user' }] }] },
+  });
+  const lines = [
+    { type: 'version', version: 1 },
+    { type: 'team', team: { name: 'crew', display_name: 'The Crew', type: 'O' } },
+    { type: 'channel', channel: { team: 'crew', name: 'deck', display_name: 'Deck', type: 'O', purpose: 'On deck' } },
+    member('cap', 'system_admin system_user', 'team_user'),
+    member('mate', 'system_user', 'team_admin team_user'),
+    member('hand', 'system_user', 'team_user'),
+    member('visitor', 'system_guest', 'team_guest'),
+    { type: 'post', post: { team: 'crew', channel: 'deck', user: 'cap', message: 'Storm ahead, ~deck and @visitor', create_at: 1600000000000, reactions: [{ user: 'hand', emoji_name: 'thumbsup' }], replies: [{ user: 'visitor', message: 'noted', create_at: 1600000001000 }] } },
+  ];
+  fs.writeFileSync(path.join(dir, 'export.json'), lines.map((l) => JSON.stringify(l)).join('\n'));
+  const out = await runImport(app(), { format: 'mattermost', path: dir, subdomain: 'crew' });
+  assert.deepEqual([out.users, out.messages, out.reactions], [4, 2, 1]);
+  const cap = await clientFor('crew', 'cap Test');
+  const roles = Object.fromEntries(((await cap.ok('GET', 'users')).members as any[]).filter((u) => !u.is_bot).map((u) => [u.full_name, u.role]));
+  assert.deepEqual(roles, { 'cap Test': 100, 'mate Test': 200, 'hand Test': 400, 'visitor Test': 600 });
+  const visitor = await clientFor('crew', 'visitor Test');
+  const thread = await visitor.ok('GET', 'messages', { anchor: 'oldest', num_before: 0, num_after: 10, narrow: [{ operator: 'channel', operand: 'Deck' }] });
+  assert.deepEqual(
+    (thread.messages as any[]).map((m) => m.subject),
+    ['Storm ahead, ~deck and @visitor', 'Storm ahead, ~deck and @visitor'],
+  );
+  assert.match(thread.messages[0].content, /<a class="stream" data-stream-id="\d+" href="[^"]*">#Deck<\/a> and <span class="user-mention" data-user-id="\d+">@visitor Test<\/span>/);
+  assert.deepEqual(thread.messages[0].reactions.map((r: any) => [r.emoji_name, r.emoji_code]), [['+1', '1f44d']]);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test('Mattermost direct messages and group messages, attachments, control characters', { skip: !present }, async () => {
   const out = await runImport(app(), { format: 'mattermost', path: path.join(FIXTURES, 'mattermost', 'direct_channel'), subdomain: 'dms' });
   assert.deepEqual([out.users, out.channels, out.messages, out.direct_messages, out.attachments], [4, 3, 4, 7, 2]);

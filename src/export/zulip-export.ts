@@ -172,9 +172,10 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
   const attachments = await tx.selectFrom('attachments').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
   const links = (attachments.length ? await tx.selectFrom('attachment_messages').selectAll().where('attachment_id', 'in', attachments.map((a) => a.id)).execute() : []).filter((l) => exportedMessages.has(l.message_id));
   const uploadRecords: Record<string, unknown>[] = [];
+  const linked = new Set(links.map((l) => l.attachment_id));
   for (const a of attachments) {
     // Without the whole export's private data, only files some exported message links go in.
-    if (consented !== null && !links.some((l) => l.attachment_id === a.id)) continue;
+    if (consented !== null && !linked.has(a.id)) continue;
     const data = await fs.readFile(path.join(dataDir, 'uploads', a.path_id)).catch(() => null);
     if (!data) continue;
     await fs.mkdir(path.dirname(path.join(dir, 'uploads', a.path_id)), { recursive: true });
@@ -183,10 +184,13 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
   }
   await writeJson(path.join(dir, 'uploads', 'records.json'), uploadRecords);
   await writeJson(path.join(dir, 'avatars', 'records.json'), []);
+  const exportedPaths = new Set(uploadRecords.map((r) => r.path));
+  const linksOf = new Map<number, number[]>();
+  for (const l of links) linksOf.set(l.attachment_id, [...(linksOf.get(l.attachment_id) ?? []), l.message_id]);
   await writeJson(path.join(dir, 'attachment.json'), {
     zerver_attachment: attachments
-      .filter((a) => uploadRecords.some((r) => r.path === a.path_id))
-      .map((a) => ({ id: a.id, owner: a.owner_id, realm: realm.id, path_id: a.path_id, file_name: a.file_name, size: a.size, create_time: a.create_time, content_type: a.content_type, messages: links.filter((l) => l.attachment_id === a.id).map((l) => l.message_id) })),
+      .filter((a) => exportedPaths.has(a.path_id))
+      .map((a) => ({ id: a.id, owner: a.owner_id, realm: realm.id, path_id: a.path_id, file_name: a.file_name, size: a.size, create_time: a.create_time, content_type: a.content_type, messages: linksOf.get(a.id) ?? [] })),
   });
 
   const namedGroups = await tx.selectFrom('user_groups').selectAll().where('realm_id', '=', realm.id).where('name', 'is not', null).orderBy('id').execute();

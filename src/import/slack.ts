@@ -114,8 +114,10 @@ export async function readSlack(dir: string): Promise<ImportBundle> {
   for (const c of [...channels, ...groups]) channelNames.set(c.id, (c.name ?? c.id).slice(0, 60));
   const names: MrkdwnNames = { user: (id) => (known.has(id) ? nameOf(known.get(id)!) : undefined), channel: (id) => channelNames.get(id) };
 
+  const attachmentKeysSeen = new Set<string>();
   const convert = async (conv: SlackConversation, folder: string, target: { channelKey?: string; dmUserKeys?: string[] }, members: Set<string>) => {
     const messages = await readDays(dir, folder);
+    const byTs = new Map(messages.map((m) => [m.ts, m]));
     const topicsUsed = new Set<string>();
     const threadTopics = new Map<string, string>();
     for (const msg of messages) {
@@ -130,7 +132,7 @@ export async function readSlack(dir: string): Promise<ImportBundle> {
       let topic = '';
       if (target.channelKey) {
         if (msg.thread_ts) {
-          const parent = messages.find((p) => p.ts === msg.thread_ts);
+          const parent = byTs.get(msg.thread_ts);
           topic = threadTopics.get(msg.thread_ts) ?? threadTopic(parent ? mrkdwnToMarkdown(parent.text ?? '', names) : 'thread', topicsUsed);
           threadTopics.set(msg.thread_ts, topic);
         } else topic = SLACK_TOPIC;
@@ -139,7 +141,10 @@ export async function readSlack(dir: string): Promise<ImportBundle> {
       const attachmentKeys: string[] = [];
       for (const f of files) {
         const a = await localFile(dir, f, sender);
-        if (a && !bundle.attachments.some((x) => x.key === a.key)) bundle.attachments.push(a);
+        if (a && !attachmentKeysSeen.has(a.key)) {
+          attachmentKeysSeen.add(a.key);
+          bundle.attachments.push(a);
+        }
         if (a) attachmentKeys.push(a.key);
       }
       const m: ImportMessage = {

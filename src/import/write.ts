@@ -11,6 +11,7 @@ import { SYSTEM_BOT_KINDS, systemBot } from '../actions/system-bots.js';
 import { insertStream, pickStreamColor } from '../lib/streams-create.js';
 import { systemGroupIds } from '../lib/groups.js';
 import { directSystemGroupsForRole } from '../models/system-groups.js';
+import { Role } from '../models/roles.js';
 import { newApiKey } from '../lib/secrets.js';
 import { defaultAvatarSource } from '../lib/avatars.js';
 import { realmHostName } from '../lib/users.js';
@@ -129,7 +130,7 @@ async function writeRows(
   const emoji = await writeEmoji(app, tx, realm, bundle, userIds, written);
   const attachments = await writeAttachments(app, tx, realm, bundle, userIds, written);
 
-  const users = [...userIds.entries()].map(([key, id]) => ({ id, full_name: bundle.users.find((u) => u.key === key)!.fullName }));
+  const users = bundle.users.map((u) => ({ id: userIds.get(u.key)!, full_name: u.fullName }));
   const renderCtx = renderContextFrom(users, {
     streams: bundle.channels.map((c) => ({ id: channelIds.get(c.key)!.id, name: c.name })),
     realmEmoji: emoji.rows.map((e) => ({ id: String(e.id), name: e.name, url: emojiUrl({ realm_id: realm.id, file_name: e.file_name }) })),
@@ -172,6 +173,11 @@ async function writeUsers(app: AppContext, tx: Transaction<DB>, realm: Realm, bu
   // API keys are unique server-wide: a bot whose key is already in use (the same export imported twice) gets a new one.
   const carried = bundle.users.map((u) => u.apiKey).filter((k): k is string => !!k);
   const taken = new Set(carried.length ? (await tx.selectFrom('users').select('api_key').where('api_key', 'in', carried).execute()).map((r) => r.api_key) : []);
+  // An organization needs an owner: without one in the export, its first active administrator (else first active person) becomes it.
+  const owner = bundle.users.some((u) => u.role === Role.OWNER && !u.isBot)
+    ? null
+    : (bundle.users.find((u) => !u.isBot && u.isActive && u.role === Role.ADMINISTRATOR) ?? bundle.users.find((u) => !u.isBot && u.isActive));
+  const roleOf = (u: ImportBundle['users'][number]) => (u === owner ? Role.OWNER : u.role);
   const rows = bundle.users.map((u, n) => {
     let email = u.email?.trim() || `${localPart(u.fullName, n)}@${host}`;
     // The same address twice (or a placeholder colliding) gets a numbered local part.
@@ -186,7 +192,7 @@ async function writeUsers(app: AppContext, tx: Transaction<DB>, realm: Realm, bu
       full_name: u.fullName.trim().slice(0, 100) || `User ${n + 1}`,
       password_hash: null,
       api_key: u.apiKey && !taken.has(u.apiKey) ? u.apiKey : newApiKey(),
-      role: u.role,
+      role: roleOf(u),
       is_active: u.isActive ? 1 : 0,
       is_bot: u.isBot ? 1 : 0,
       bot_type: u.isBot ? (u.botType ?? 1) : null,
@@ -208,7 +214,7 @@ async function writeUsers(app: AppContext, tx: Transaction<DB>, realm: Realm, bu
     if (u.isBot && u.botOwnerKey && ids.has(u.botOwnerKey)) await tx.updateTable('users').set({ bot_owner_id: ids.get(u.botOwnerKey)! }).where('id', '=', ids.get(u.key)!).execute();
   }
   const groups = await systemGroupIds(tx, realm.id);
-  const memberships = bundle.users.flatMap((u) => directSystemGroupsForRole(u.role).map((g) => ({ group_id: groups[g], user_id: ids.get(u.key)! })));
+  const memberships = bundle.users.flatMap((u) => directSystemGroupsForRole(roleOf(u)).map((g) => ({ group_id: groups[g], user_id: ids.get(u.key)! })));
   await insertMany(tx, 'user_group_members', memberships);
   return ids;
 }
