@@ -98,8 +98,8 @@ async function writeAll(
   written: string[],
   opts: ImportOptions,
 ): Promise<{ counts: ImportCounts; realm_id: number; maxMessageId: number }> {
-  // A large import touches far more index pages than the server's usual cache holds; a bigger cache for the
-  // import's own connection roughly halved the write time of a 100,000-message import (npm run bench:import).
+  // A large import touches far more index pages than the server's usual 32 MB cache holds: its own
+  // connection keeps them in memory while it runs (the setting is per connection, restored after).
   const sqlite = app.store.dialect === 'sqlite';
   const cacheSize = sqlite ? (await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(tx)).rows[0].cache_size : 0;
   if (sqlite && bundle.messages.length > IMPORT_CACHE_THRESHOLD) await sql`PRAGMA cache_size = -262144`.execute(tx);
@@ -166,7 +166,7 @@ async function writeRows(
   };
 }
 
-/** Source user key → new user ID. People are stub accounts: no password, no API use until their first login. */
+/** Source user key → new user ID. People are stub accounts: no password, and a new API key nobody knows until they log in. */
 async function writeUsers(app: AppContext, tx: Transaction<DB>, realm: Realm, bundle: ImportBundle): Promise<Map<string, number>> {
   const host = realmHostName(app.config.externalUrl, realm);
   const used = new Set<string>();
