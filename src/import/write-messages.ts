@@ -62,7 +62,8 @@ function prepareContent(m: ImportMessage, ctx: MessageWriteContext): { content: 
   }
   if (links.length) content = content ? `${content}\n${links.join('\n')}` : links.join('\n');
   if (!content.trim()) content = '(empty message)';
-  if ([...content].length > MAX_MESSAGE_LENGTH) content = [...content].slice(0, MAX_MESSAGE_LENGTH - 3).join('') + '...';
+  // UTF-16 length bounds the code-point count from above: only long texts need counting.
+  if (content.length > MAX_MESSAGE_LENGTH && [...content].length > MAX_MESSAGE_LENGTH) content = [...content].slice(0, MAX_MESSAGE_LENGTH - 3).join('') + '...';
   return { content, attachmentIds };
 }
 
