@@ -374,6 +374,24 @@ test('realm_user avatar form: upload and delete, seen by the user and by others,
   await checkConsistency(ava, () => ava.ok('DELETE', 'users/me/avatar'), { expect: ['realm_user'] });
 });
 
+test('realm_export: an export requested, written and deleted (administrators get the list each time)', async () => {
+  const waitDone = async () => {
+    for (let i = 0; i < 400; i++) {
+      const list = (await s.owner.ok('GET', 'export/realm')).exports as any[];
+      if (list.every((e) => !e.pending)) return list;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the export did not finish');
+  };
+  let id = 0;
+  const events = await checkConsistency(s.owner, async () => {
+    id = (await s.owner.ok('POST', 'export/realm', { export_type: 'public' })).id;
+    await waitDone();
+  }, { expect: ['realm_export'] });
+  assert.deepEqual(events.filter((e) => e.type === 'realm_export').map((e) => e.exports.find((x: any) => x.id === id)?.pending), [true, false]);
+  await checkConsistency(s.owner, () => s.owner.ok('DELETE', `export/realm/${id}`), { expect: ['realm_export'] });
+});
+
 test('every event type has an events-consistency case', () => {
   const missing = EVENT_TYPES.filter((t) => !coveredEventTypes.has(t));
   assert.deepEqual(missing, [], `event types without a consistency test: ${missing.join(', ')}`);

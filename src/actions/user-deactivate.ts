@@ -159,6 +159,8 @@ export async function doReactivateUser(app: AppContext, realm: Realm, actor: Use
 }
 
 async function sendDeactivationEmail(app: AppContext, realm: Realm, user: User, comment: string): Promise<void> {
+  // An imported stub's address came with the import and was never confirmed by its owner: no mail until they log in.
+  if (user.is_imported_stub) return;
   const lines = [`Hi ${user.full_name},`, '', `Your account ${user.delivery_email} in the ${realm.name} organization has been deactivated by an administrator.`];
   if (comment.trim()) lines.push('', 'The administrator wrote:', '', comment);
   lines.push('', 'If you believe this is a mistake, contact the organization\'s administrators.');

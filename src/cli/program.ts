@@ -11,6 +11,7 @@ import { listRealmsCommand } from './list-realms.js';
 import { listUsersCommand } from './list-users.js';
 import { migrateCommand } from './migrate.js';
 import { backupCommand, restoreCommand } from './backup.js';
+import { exportCommand, importCommand } from './import-export.js';
 
 /** Exit code of a usage error (unknown flag or command, missing value), as POSIX utilities use. */
 export const USAGE_ERROR = 2;
@@ -27,7 +28,7 @@ function buildProgram(io: CliIO, err: (s: string) => void, onTerminal: boolean):
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpCommand(true)
     .showSuggestionAfterError(true);
-  for (const cmd of [serveCommand(io, onTerminal), createRealmCommand(io), createUserCommand(io), changePasswordCommand(io), listRealmsCommand(io), listUsersCommand(io), migrateCommand(io), backupCommand(io), restoreCommand(io)]) {
+  for (const cmd of [serveCommand(io, onTerminal), createRealmCommand(io), createUserCommand(io), changePasswordCommand(io), listRealmsCommand(io), listUsersCommand(io), migrateCommand(io), backupCommand(io), restoreCommand(io), importCommand(io), exportCommand(io)]) {
     program.addCommand(cmd);
   }
   // Every command throws instead of exiting, and writes help to the caller's output.

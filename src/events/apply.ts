@@ -79,6 +79,9 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
     case 'realm_linkifiers':
       if (state.realm_linkifiers) state.realm_linkifiers = e.realm_linkifiers;
       return;
+    case 'realm_export':
+      // The list of exports is fetched with GET /export/realm; register carries none of it.
+      return;
     case 'has_videoprovider_token':
       return applyVideoToken(state, e);
     case 'custom_profile_fields':

@@ -51,6 +51,7 @@ export const EVENT_TYPES = [
   'presence',
   'realm_emoji',
   'realm_linkifiers',
+  'realm_export',
   'has_videoprovider_token',
   'custom_profile_fields',
 ] as const;

@@ -20,6 +20,7 @@ import { routes as snippetRoutes } from '../views/saved-snippets.js';
 import { routes as navigationViewRoutes } from '../views/navigation-views.js';
 import { routes as alertWordRoutes } from '../views/alert-words.js';
 import { routes as invitationRoutes } from '../views/invitations.js';
+import { routes as realmExportRoutes } from '../views/realm-exports.js';
 import { routes as channelEmailRoutes } from '../views/channel-email.js';
 import { routes as videoCallRoutes } from '../views/video-calls.js';
 import { routes as userGroupRoutes } from '../views/user-groups.js';
@@ -34,7 +35,7 @@ export type RouteList = [pattern: string, methods: RouteSpec][];
 
 /** Every route, in matching order (earlier entries win on ambiguity). */
 export function allRoutes(): RouteList {
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes].flat();
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes].flat();
 }
 
 export function buildRouter(): Router {

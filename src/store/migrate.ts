@@ -16,6 +16,7 @@ import * as m012 from './migrations/012-search-merge.js';
 import * as m013 from './migrations/013-subscription-user-active.js';
 import * as m014 from './migrations/014-messages-recipient-topic.js';
 import * as m015 from './migrations/015-web-sessions.js';
+import * as m016 from './migrations/016-realm-exports.js';
 
 interface Migration {
   name: string;
@@ -38,6 +39,7 @@ const MIGRATIONS: Migration[] = [
   { name: '013-subscription-user-active', up: m013.up },
   { name: '014-messages-recipient-topic', up: m014.up },
   { name: '015-web-sessions', up: m015.up },
+  { name: '016-realm-exports', up: m016.up },
 ];
 
 /** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */

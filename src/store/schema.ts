@@ -189,7 +189,7 @@ export interface EmailChangeTable {
   /** Set when the key was used; a used key is refused. */
   used_at: number | null;
 }
-/** A signed-in browser (migration 014): the cookie holds the token, the table its hash. */
+/** A signed-in browser (migration 015): the cookie holds the token, the table its hash. */
 export interface WebSessionTable {
   token_hash: string;
   realm_id: number;
@@ -199,7 +199,7 @@ export interface WebSessionTable {
   expires_at: number;
 }
 
-/** A mailed "set a new password" link (migration 014); works once, until it expires. */
+/** A mailed "set a new password" link (migration 015); works once, until it expires. */
 export interface PasswordResetTable {
   key_hash: string;
   realm_id: number;
@@ -412,9 +412,25 @@ export interface AttachmentMessageTable {
   message_id: number;
 }
 
+/** A data export requested through the API (migration 016); the file lives under <data dir>/exports/. */
+export interface RealmExportTable {
+  id: Generated<number>;
+  realm_id: number;
+  acting_user_id: number;
+  /** 'public' or 'full_with_consent'. */
+  export_type: string;
+  export_time: number;
+  pending: Generated<number>;
+  failed_time: number | null;
+  deleted_time: number | null;
+  /** "<realm id>/<random>/<file name>" under <data dir>/exports/, once written. */
+  file_key: string | null;
+}
+
 export interface DB {
   web_sessions: WebSessionTable;
   password_resets: PasswordResetTable;
+  realm_exports: RealmExportTable;
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
   bot_settings: BotSettingsTable;
