@@ -6,7 +6,7 @@ import { doCreateRealm } from './actions/realms.js';
 import { doCreateUser } from './actions/users.js';
 import { realmUrl } from './lib/state/realm.js';
 import { ROLE_CODES, Role } from './models/roles.js';
-import { ApiError } from './http/errors.js';
+import { ApiError } from './core/api-error.js';
 import type { AppContext } from './context.js';
 
 const USAGE = `usage:

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import type { DB, Realm, Stream, User } from '../store/schema.js';
 import type { Dialect } from '../store/dialect.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { accessStreamById } from '../lib/streams/access.js';
 import { canAccessStreamHistory } from '../lib/messages/access.js';

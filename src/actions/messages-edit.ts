@@ -4,7 +4,7 @@ import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, Stream, User } from '../store/schema.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { FLAG_BITS } from '../models/flags.js';
 import { Role } from '../models/roles.js';
 import { loadRenderContext, renderMessage, type RenderResult } from '../lib/markdown/index.js';

@@ -11,7 +11,7 @@ import type { Dialect } from '../store/dialect.js';
 import type { Outgoing } from '../events/publish.js';
 import { publishCommitted } from '../events/publish.js';
 import { FLAG_BITS } from '../models/flags.js';
-import { missing } from '../http/params.js';
+import { missing } from '../core/params.js';
 import { loadRenderContext, renderMessage, type RenderResult } from '../lib/markdown/index.js';
 import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';

@@ -1,7 +1,7 @@
 // Creating an organization: its system groups, default channel and owner account.
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 import { SYSTEM_GROUPS, SYSTEM_GROUP_DESCRIPTIONS, SYSTEM_SUBGROUP } from '../models/system-groups.js';
 import { REALM_GROUP_SETTINGS } from '../models/realm-settings.js';
 import { Role } from '../models/roles.js';

@@ -3,7 +3,7 @@
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Realm, Stream, Subscription, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
 import { effectiveUserSettings } from '../models/user-settings.js';
 import { pickStreamColor } from '../lib/streams-create.js';

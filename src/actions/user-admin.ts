@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { Role, isAdminRole } from '../models/roles.js';
 import { directSystemGroupsForRole } from '../models/system-groups.js';
 import { systemGroupIds } from '../lib/groups.js';

@@ -4,7 +4,7 @@ import type { DB, Realm, User } from '../store/schema.js';
 import type { Transaction } from 'kysely';
 import type { Tx } from '../store/store.js';
 import type { Dialect } from '../store/dialect.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { Role, isAdminRole } from '../models/roles.js';
 import { accessUserById } from '../lib/users.js';
 import { streamPeerAudience } from '../lib/stream-access.js';

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Transaction } from 'kysely';
 import type { DB, Realm, User } from '../store/schema.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 import { directSystemGroupsForRole } from '../models/system-groups.js';
 import { systemGroupIds } from '../lib/groups.js';
 import { hashPassword, newApiKey } from '../lib/secrets.js';

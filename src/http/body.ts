@@ -2,15 +2,11 @@
 import type { HttpRequest } from './types.js';
 import busboy from 'busboy';
 import { LeanRequest } from './h1-lean.js';
-import { ApiError, badRequest } from './errors.js';
-import type { RawParams } from './params.js';
+import { ApiError, badRequest } from '../core/api-error.js';
+import type { RawParams } from '../core/params.js';
+import type { UploadedFile } from '../core/results.js';
 
-export interface UploadedFile {
-  field: string;
-  filename: string;
-  mimeType: string;
-  data: Buffer;
-}
+export type { UploadedFile };
 
 export interface ParsedBody {
   params: RawParams;

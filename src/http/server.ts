@@ -2,9 +2,9 @@
 import { ServerResponse } from 'node:http';
 import { LeanResponse } from './h1-lean.js';
 import type { AppContext } from '../context.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../core/api-error.js';
 import { parseRequestParams } from './body.js';
-import { Params } from './params.js';
+import { Params } from '../core/params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
 import { NON_API_ROUTE, type Router } from './router.js';

@@ -1,5 +1,5 @@
 // Alert words: GET, POST and DELETE /users/me/alert_words.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
 import { userAlertWords, vAlertWords } from '../lib/personal/alert-words.js';
 import { doAddAlertWords, doRemoveAlertWords } from '../actions/alert-words.js';

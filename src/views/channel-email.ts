@@ -1,5 +1,5 @@
 // GET /streams/{stream_id}/email_address: the channel's email-gateway address.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
 import { doGetChannelEmail } from '../actions/channel-email.js';
 

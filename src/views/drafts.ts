@@ -1,7 +1,7 @@
 // Drafts: GET and POST /drafts, PATCH and DELETE /drafts/{draft_id}.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { invalidParam } from '../http/params.js';
+import { invalidParam } from '../core/params.js';
 import { isDbId } from '../lib/messages/access.js';
 import { checkDraftsEnabled, draftDoesNotExist, userDrafts, vDraft } from '../lib/personal/drafts.js';
 import { doCreateDrafts, doDeleteDraft, doEditDraft } from '../actions/drafts.js';

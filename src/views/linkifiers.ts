@@ -1,8 +1,8 @@
 // Linkifiers: GET and PATCH (reorder) /realm/linkifiers; POST /realm/filters; PATCH and DELETE /realm/filters/{filter_id}.
-import type { RouteList } from '../http/routes.js';
-import type { Params } from '../http/params.js';
+import type { RouteList } from '../http/router.js';
+import type { Params } from '../core/params.js';
 import { authed } from '../http/handlers.js';
-import { vIntList, vStrList } from '../http/params.js';
+import { vIntList, vStrList } from '../core/params.js';
 import { doAddLinkifier, doRemoveLinkifier, doReorderLinkifiers, doUpdateLinkifier } from '../actions/linkifiers.js';
 import { realmLinkifiers, type LinkifierInput } from '../lib/linkifiers.js';
 

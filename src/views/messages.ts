@@ -1,8 +1,8 @@
 // Messages: send, fetch (range and single), edit, delete and render.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { invalidParam, missing, oneOf, vIntList, type Params } from '../http/params.js';
+import { badRequest } from '../core/api-error.js';
+import { invalidParam, missing, oneOf, vIntList, type Params } from '../core/params.js';
 import { parseNarrow } from '../lib/narrow-parse.js';
 import { MAX_MESSAGES_PER_FETCH } from '../models/limits.js';
 import { doSendMessage, type SendInput } from '../actions/messages-send.js';

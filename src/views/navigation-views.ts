@@ -1,8 +1,8 @@
 // Navigation views: GET and POST /navigation_views, PATCH and DELETE /navigation_views/{fragment}.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { missing } from '../http/params.js';
+import { badRequest } from '../core/api-error.js';
+import { missing } from '../core/params.js';
 import { BUILT_IN_VIEW_FRAGMENTS, builtInNamed, checkFragment, checkViewName, userNavigationViews, viewDoesNotExist } from '../lib/personal/navigation-views.js';
 import { doAddNavigationView, doRemoveNavigationView, doUpdateNavigationView } from '../actions/navigation-views.js';
 

@@ -1,7 +1,7 @@
 // Presence: POST /users/me/presence (report and poll) and GET /realm/presence (legacy form).
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { doUpdatePresence, type PresenceStatus } from '../actions/presence.js';
 import { presenceDict, presenceRows } from '../lib/presence.js';
 

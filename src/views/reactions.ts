@@ -1,7 +1,7 @@
 // Emoji reactions on a message: POST and DELETE /messages/{message_id}/reactions.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { doAddReaction, doRemoveReaction } from '../actions/reactions.js';
 import { loadCustomEmoji, parseReactionType, resolveEmojiForAdd, resolveEmojiForRemove } from '../lib/emoji/resolve.js';
 

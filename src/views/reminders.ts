@@ -1,5 +1,5 @@
 // Reminders: GET and POST /reminders, DELETE /reminders/{reminder_id}.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
 import { doCreateReminder, doDeleteReminder } from '../actions/reminders.js';
 import { userReminders } from '../lib/reminders.js';

@@ -1,7 +1,7 @@
 // Saved snippets: GET and POST /saved_snippets, PATCH and DELETE /saved_snippets/{saved_snippet_id}.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { isDbId } from '../lib/messages/access.js';
 import { checkSnippetContent, checkSnippetTitle, snippetDoesNotExist, userSnippets } from '../lib/personal/snippets.js';
 import { doCreateSnippet, doDeleteSnippet, doEditSnippet } from '../actions/saved-snippets.js';

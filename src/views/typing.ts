@@ -1,8 +1,8 @@
 // POST /typing (composing a direct or channel message) and POST /messages/{message_id}/typing (editing one).
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { oneOf, toInt, vIntList } from '../http/params.js';
+import { badRequest } from '../core/api-error.js';
+import { oneOf, toInt, vIntList } from '../core/params.js';
 import { doTypingChannel, doTypingDirect, doTypingEditMessage, type TypingOp } from '../actions/typing.js';
 
 const OPS: readonly TypingOp[] = ['start', 'stop'];

@@ -1,7 +1,7 @@
 // POST /user_uploads, the temporary-URL lookup, and serving files at the URLs messages link.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed, noAuth } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { NON_API_ROUTE } from '../http/router.js';
 import type { Attachment, Realm, User } from '../store/schema.js';
 import type { AppContext } from '../context.js';

@@ -1,5 +1,5 @@
 // POST /calls/videoprovider/create, and the per-user authorization step (POST/DELETE /calls/videoprovider/authorize).
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
 import { doAuthorizeVideoCalls, doCreateVideoCall, doRevokeVideoCalls } from '../actions/video-calls.js';
 

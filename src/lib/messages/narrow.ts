@@ -9,7 +9,7 @@ import type { Dialect } from '../../store/dialect.js';
 import type { NarrowTerm } from '../../models/narrow.js';
 import { FLAG_BITS } from '../../models/flags.js';
 import { Role } from '../../models/roles.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../core/api-error.js';
 import { isSubscribed } from '../stream-access.js';
 import { canAccessStreamHistory, HISTORICAL_FLAGS, isDbId, streamById, streamByName } from './access.js';
 import { findDmRecipient } from './recipients.js';

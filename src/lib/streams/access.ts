@@ -1,7 +1,7 @@
 // Who may see a channel and its content, and lookups of channels by ID or name for a user.
 import type { Tx } from '../../store/store.js';
 import type { Stream, Subscription, User } from '../../store/schema.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest } from '../../core/api-error.js';
 import { Role } from '../../models/roles.js';
 
 type Viewer = Pick<User, 'id' | 'role'>;
