@@ -8,11 +8,10 @@ import type { Dialect } from '../store/dialect.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
 import { ApiError } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
-import { accessStreamById } from '../lib/streams/access.js';
+import { accessStreamById, subscriberIds } from '../lib/streams/access.js';
 import { canAccessStreamHistory } from '../lib/messages/access.js';
 import { normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
 import { unindexMessages } from '../lib/messages/search.js';
-import { subscriberIds } from '../lib/stream-access.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { refreshFirstMessageIds } from './messages-common.js';
 

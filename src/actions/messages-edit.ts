@@ -18,7 +18,7 @@ import { indexMessages } from '../lib/messages/search.js';
 import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { MESSAGE_TYPE_PRIVATE } from '../lib/messages/dicts.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
-import { isSubscribed, subscriberIds } from '../lib/stream-access.js';
+import { isSubscribed, subscriberIds } from '../lib/streams/access.js';
 import { byFlags, refreshFirstMessageIds } from './messages-common.js';
 import { lowerFloors } from '../lib/messages/unread.js';
 import type { Dialect } from '../store/dialect.js';

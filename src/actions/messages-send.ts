@@ -25,7 +25,7 @@ import { applyMentionBits, flagNameMap, mentionBitsFor, orFlags, wildcardTopicPa
 import { alertedUserIds, realmAlertWords, type RealmAlertWords } from '../lib/personal/alert-words.js';
 import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
-import { streamPeerAudience } from '../lib/stream-access.js';
+import { streamPeerAudience } from '../lib/streams/access.js';
 import { firstMessageEvent } from './messages-common.js';
 import { lockStreams } from '../lib/messages/unread.js';
 import { forgetChannel, rememberedChannel, sendInOneStatement } from '../lib/messages/send-one-statement.js';

@@ -16,7 +16,6 @@ function reactionEvent(op: 'add' | 'remove', user: User, messageId: number, r: {
     emoji_code: r.emoji_code,
     reaction_type: r.reaction_type,
     user_id: user.id,
-    user: { user_id: user.id, email: user.email, full_name: user.full_name },
   };
 }
 

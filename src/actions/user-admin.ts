@@ -8,7 +8,7 @@ import { directSystemGroupsForRole } from '../models/system-groups.js';
 import { systemGroupIds } from '../lib/groups.js';
 import { apiEmailFor, canSeeDeliveryEmail, realmHostName, userByEmail } from '../lib/users.js';
 import { checkProfileData, storeProfileData, type CheckedValue, type ProfileDataUpdate } from '../lib/profile-fields.js';
-import { canSeeStreamWithoutSubscription, subscriberIds } from '../lib/stream-access.js';
+import { canSeeStreamWithoutSubscription, subscriberIds } from '../lib/streams/access.js';
 import { streamDicts } from '../lib/streams/dicts.js';
 import { presentBot } from '../presenters/bot.js';
 import { avatarPerson } from '../presenters/avatar.js';

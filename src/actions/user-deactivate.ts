@@ -7,7 +7,7 @@ import type { Dialect } from '../store/dialect.js';
 import { badRequest } from '../core/api-error.js';
 import { Role, isAdminRole } from '../models/roles.js';
 import { accessUserById } from '../lib/users.js';
-import { streamPeerAudience } from '../lib/stream-access.js';
+import { streamPeerAudience } from '../lib/streams/access.js';
 import { unindexMessages } from '../lib/messages/search.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { presentBot } from '../presenters/bot.js';

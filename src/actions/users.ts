@@ -7,7 +7,7 @@ import { directSystemGroupsForRole } from '../models/system-groups.js';
 import { systemGroupIds } from '../lib/groups.js';
 import { hashPassword, newApiKey } from '../lib/secrets.js';
 import { pickStreamColor } from '../lib/streams-create.js';
-import { streamPeerAudience } from '../lib/stream-access.js';
+import { streamPeerAudience } from '../lib/streams/access.js';
 import { apiEmailFor, canSeeDeliveryEmail, realmHostName, userByEmail } from '../lib/users.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { presentUser } from '../presenters/user.js';

@@ -21,7 +21,9 @@ import { maxMessageIdFor } from '../lib/messages/unread.js';
 const getOwnUser = authed(async (req) => {
   const u = req.user;
   const max = await maxMessageIdFor(req.app.store.db, u.realm_id, u.id);
-  return { ...presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: true }), max_message_id: max };
+  // The own user has no bot fields (the original's GET /users/me leaves them out).
+  const { bot_type: _botType, bot_owner_id: _botOwner, ...own } = presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: true });
+  return { ...own, max_message_id: max };
 });
 
 function presentFor(req: AuthedRequest, u: User, includeProfile: boolean, clientGravatar: boolean, profiles?: Map<number, ProfileData>): Record<string, unknown> {

@@ -4,7 +4,7 @@ import type { Message, Stream, User } from '../../store/schema.js';
 import { ApiError, badRequest } from '../../core/api-error.js';
 import { Role } from '../../models/roles.js';
 import { FLAG_BITS } from '../../models/flags.js';
-import { isSubscribed } from '../stream-access.js';
+import { isSubscribed } from '../streams/access.js';
 import { isUserInGroup } from '../groups.js';
 
 export const invalidMessage = () => badRequest('Invalid message(s)');

@@ -10,7 +10,7 @@ import type { NarrowTerm } from '../../models/narrow.js';
 import { FLAG_BITS } from '../../models/flags.js';
 import { Role } from '../../models/roles.js';
 import { badRequest } from '../../core/api-error.js';
-import { isSubscribed } from '../stream-access.js';
+import { isSubscribed } from '../streams/access.js';
 import { canAccessStreamHistory, HISTORICAL_FLAGS, isDbId, streamById, streamByName } from './access.js';
 import { findDmRecipient } from './recipients.js';
 import { normalizeTopicInput, RESOLVED_TOPIC_PREFIX, topicKey } from './topic.js';
