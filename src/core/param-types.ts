@@ -74,12 +74,14 @@ interface StrOpts extends Common<string> {
   maxLength?: number;
   /** NUL bytes are refused (PostgreSQL text can neither hold nor be compared with them), unless the route strips them itself. */
   allowNul?: boolean;
+  /** The error for a NUL byte, when the route answers it otherwise (a path naming nothing: not found). */
+  invalid?: () => Error;
 }
 
 /** Text as sent, refusing NUL bytes. */
 export function str<const O extends StrOpts>(opts: O = {} as O): Decl<string, O['required'] extends true ? true : false, DefaultOf<O>> {
   return decl(Type.String({ maxLength: opts.maxLength, default: opts.default }), false, (opts.required ?? false) as never, opts, (text, name) => {
-    if (!opts.allowNul && text.includes('\0')) throw invalidParam(`${name} must not contain null bytes`, name);
+    if (!opts.allowNul && text.includes('\0')) throw opts.invalid ? opts.invalid() : invalidParam(`${name} must not contain null bytes`, name);
     if (opts.maxLength !== undefined && text.length > opts.maxLength) throw invalidParam(`${name} is too long (limit: ${opts.maxLength} characters)`, name);
     return text;
   });
