@@ -45,20 +45,24 @@ export function endpoint<const A extends AuthKind = 'user', const P extends Para
   const path = input.path ?? NONE;
   const params = input.params ?? NONE;
   const pathNames = Object.keys(path);
-  const paramNames = Object.keys(params);
+  // Worked out once per route, not per request: this loop runs on every send.
+  const entries = Object.keys(params).map((name) => ({ name, decl: params[name], lookup: params[name].aliases ? { aliases: [...params[name].aliases!] } : undefined }));
   const run = input.run as (req: ApiRequest, args: Record<string, unknown>) => Promise<ViewResult>;
+  const decode = (req: ApiRequest): Record<string, unknown> => {
+    const args: Record<string, unknown> = {};
+    for (const name of pathNames) args[name] = path[name].decode(req.pathParams[name], name);
+    for (const { name, decl, lookup } of entries) {
+      const text = req.params.str(name, lookup);
+      if (text !== undefined) args[name] = decl.decode(text, name);
+      else if (decl.required) throw missing(name);
+      else args[name] = decl.default;
+    }
+    return args;
+  };
   const handler = ((req: ApiRequest) => {
     let args: Record<string, unknown>;
     try {
-      args = {};
-      for (const name of pathNames) args[name] = path[name].decode(req.pathParams[name], name);
-      for (const name of paramNames) {
-        const decl = params[name];
-        const text = req.params.str(name, decl.aliases ? { aliases: decl.aliases as string[] } : undefined);
-        if (text !== undefined) args[name] = decl.decode(text, name);
-        else if (decl.required) throw missing(name);
-        else args[name] = decl.default;
-      }
+      args = decode(req);
     } catch (err) {
       return Promise.reject(err);
     }
