@@ -33,7 +33,6 @@ test('add by name, see it on the message, and remove it; events reach recipients
     emoji_code: '1f419',
     reaction_type: 'unicode_emoji',
     user_id: rae.userId,
-    user: { user_id: rae.userId, email: rae.email, full_name: 'Rae React' },
     id: add?.id,
   });
   const dup = await rae.post(`messages/${msg}/reactions`, { emoji_name: 'octopus' });

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { checkPassword, hashPassword } from '../lib/secrets.js';
 import { apiEmailFor, canSeeDeliveryEmail, realmHostName, userByEmail, userById } from '../lib/users.js';

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { alertWordsChanged, MAX_ALERT_WORDS, userAlertWords } from '../lib/personal/alert-words.js';
 import { publishCommitted, to } from '../events/publish.js';
 

@@ -1,7 +1,7 @@
 // Changing a user's avatar (upload, or back to the organization's default) with the realm_user avatar event.
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { avatarKey, defaultAvatarSource, resizeAvatar, type AvatarKind } from '../lib/avatars.js';

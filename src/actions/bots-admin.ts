@@ -2,10 +2,9 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { newApiKey } from '../lib/secrets.js';
-import { accessStreamByName } from '../lib/streams/access.js';
-import { streamPeerAudience } from '../lib/stream-access.js';
+import { accessStreamByName, streamPeerAudience } from '../lib/streams/access.js';
 import { accessBot, botAdminAudience, botConfigs, NO_BOT_CONFIG } from '../lib/bots.js';
 import { presentBot } from '../presenters/bot.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';

@@ -1,7 +1,7 @@
 // Creating bots (POST /bots): name and type checks, the bot's user row, and realm_bot add.
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { BOT_TYPES, BotType, Role } from '../models/roles.js';
 import { hasRealmPermission } from '../lib/streams/permissions.js';
 import { publishCommitted, to } from '../events/publish.js';

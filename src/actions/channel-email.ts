@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { accessStreamById } from '../lib/streams/access.js';
 import { checkCanSendToStream } from '../lib/messages/access.js';
 import { realmHostName } from '../lib/users.js';

@@ -6,13 +6,12 @@ import type { AppContext } from '../context.js';
 import type { DB, Realm, Stream, User } from '../store/schema.js';
 import type { Dialect } from '../store/dialect.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
-import { accessStreamById } from '../lib/streams/access.js';
+import { accessStreamById, subscriberIds } from '../lib/streams/access.js';
 import { canAccessStreamHistory } from '../lib/messages/access.js';
 import { normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
 import { unindexMessages } from '../lib/messages/search.js';
-import { subscriberIds } from '../lib/stream-access.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { refreshFirstMessageIds } from './messages-common.js';
 

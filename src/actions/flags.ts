@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Realm, User } from '../store/schema.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { EDITABLE_FLAGS, FLAG_BITS, type FlagName } from '../models/flags.js';
 import { canAccessStreamHistory, HISTORICAL_FLAGS, invalidMessage, isDbId } from '../lib/messages/access.js';
 import { dmParticipantsByRecipient } from '../lib/messages/recipients.js';

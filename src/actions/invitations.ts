@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { checkEmail } from './users.js';
 import { canAddOthers } from './subscriptions-add.js';

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../core/api-error.js';
 import { publishCommitted } from '../events/publish.js';
 import { activeUserIds } from '../lib/users.js';
 import { checkLinkifier, realmLinkifiers, type LinkifierInput } from '../lib/linkifiers.js';

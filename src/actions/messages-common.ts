@@ -4,7 +4,7 @@ import type { DB, Stream } from '../store/schema.js';
 import type { EventBody } from '../events/types.js';
 import type { Outgoing } from '../events/publish.js';
 import { flagNames } from '../models/flags.js';
-import { streamPeerAudience } from '../lib/stream-access.js';
+import { streamPeerAudience } from '../lib/streams/access.js';
 
 /** The stream-update event that tells clients a channel's first message changed. */
 export function firstMessageEvent(stream: Pick<Stream, 'id' | 'name'>, value: number | null): EventBody {

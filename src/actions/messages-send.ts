@@ -11,7 +11,7 @@ import type { Dialect } from '../store/dialect.js';
 import type { Outgoing } from '../events/publish.js';
 import { publishCommitted } from '../events/publish.js';
 import { FLAG_BITS } from '../models/flags.js';
-import { missing } from '../http/params.js';
+import { missing } from '../core/params.js';
 import { loadRenderContext, renderMessage, type RenderResult } from '../lib/markdown/index.js';
 import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
@@ -25,7 +25,7 @@ import { applyMentionBits, flagNameMap, mentionBitsFor, orFlags, wildcardTopicPa
 import { alertedUserIds, realmAlertWords, type RealmAlertWords } from '../lib/personal/alert-words.js';
 import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
-import { streamPeerAudience } from '../lib/stream-access.js';
+import { streamPeerAudience } from '../lib/streams/access.js';
 import { firstMessageEvent } from './messages-common.js';
 import { lockStreams } from '../lib/messages/unread.js';
 import { forgetChannel, rememberedChannel, sendInOneStatement } from '../lib/messages/send-one-statement.js';

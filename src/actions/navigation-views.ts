@@ -1,7 +1,7 @@
 // Navigation views: add, update and remove a user's view configuration, with navigation_view events.
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { BUILT_IN_VIEW_FRAGMENTS, builtInNamed, viewDict, viewDoesNotExist } from '../lib/personal/navigation-views.js';
 import { publishCommitted, to } from '../events/publish.js';
 

@@ -1,7 +1,7 @@
 // Creating custom profile fields (POST /realm/profile_fields) and announcing the organization's field list.
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { FIELD_TYPE_NAMES, FieldType, MAX_HINT_LENGTH, MAX_NAME_LENGTH, presentField, realmFields } from '../lib/profile-fields.js';
 import { activeUserIds } from '../lib/users.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { publishCommitted } from '../events/publish.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 import { accessMessage, HISTORICAL_FLAGS } from '../lib/messages/access.js';
 import type { EmojiRef, ReactionType } from '../lib/emoji/resolve.js';
 
@@ -16,7 +16,6 @@ function reactionEvent(op: 'add' | 'remove', user: User, messageId: number, r: {
     emoji_code: r.emoji_code,
     reaction_type: r.reaction_type,
     user_id: user.id,
-    user: { user_id: user.id, email: user.email, full_name: user.full_name },
   };
 }
 

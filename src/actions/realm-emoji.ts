@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../core/api-error.js';
 import { publishCommitted } from '../events/publish.js';
 import { activeUserIds } from '../lib/users.js';
 import { hasRealmPermission } from '../lib/streams/permissions.js';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../core/api-error.js';
 import { publishCommitted, to } from '../events/publish.js';
 import { isAdminRole } from '../models/roles.js';
 import { realmUrl } from '../lib/state/realm.js';

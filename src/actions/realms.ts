@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Transaction } from 'kysely';
 import type { DB, Realm, User } from '../store/schema.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 import { SYSTEM_GROUPS, SYSTEM_GROUP_DESCRIPTIONS, SYSTEM_SUBGROUP } from '../models/system-groups.js';
 import { REALM_GROUP_SETTINGS } from '../models/realm-settings.js';
 import { Role } from '../models/roles.js';

@@ -1,7 +1,7 @@
 // Reminders: scheduling, cancelling, and delivery by the notification bot exactly once.
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../core/api-error.js';
 import { publishCommitted, to } from '../events/publish.js';
 import { accessMessage } from '../lib/messages/access.js';
 import { idsFromKey } from '../lib/messages/recipients.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { Dialect } from '../store/dialect.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { COLUMN_SETTINGS, USER_SETTINGS, parseStoredSettings, serializeStoredSettings, type SettingValue } from '../models/user-settings.js';
 import { accessUserById, apiEmailFor, canSeeDeliveryEmail, realmHostName } from '../lib/users.js';

@@ -2,7 +2,7 @@
 // settings and permission groups. The caller's transaction also subscribes and sends the events.
 import type { Transaction } from 'kysely';
 import type { DB, Realm, Stream, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
 import type { GroupSettingValue } from '../lib/groups.js';
 import { realmSettings } from '../lib/realm-settings.js';

@@ -2,7 +2,7 @@
 // and the subscription update events to that user's clients.
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { accessStreamById } from '../lib/streams/access.js';
 import { NOTIFICATION_FIELDS } from '../presenters/subscription.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';

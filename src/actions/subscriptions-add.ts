@@ -3,12 +3,11 @@
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Realm, Stream, Subscription, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
 import { effectiveUserSettings } from '../models/user-settings.js';
 import { pickStreamColor } from '../lib/streams-create.js';
-import { streamPeerAudience } from '../lib/stream-access.js';
-import { canAccessContent, canSeeStream, streamsByNames } from '../lib/streams/access.js';
+import { canAccessContent, canSeeStream, streamPeerAudience, streamsByNames } from '../lib/streams/access.js';
 import { checkStreamDescription, checkStreamName, renderStreamDescription } from '../lib/streams/names.js';
 import { hasRealmPermission, hasStreamPermission } from '../lib/streams/permissions.js';
 import { resolvePrincipals } from '../lib/streams/principals.js';

@@ -3,10 +3,9 @@
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Realm, Stream, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
-import { streamPeerAudience } from '../lib/stream-access.js';
-import { canSeeStream, streamDoesNotExist, streamsByNames, subscriptionRow } from '../lib/streams/access.js';
+import { canSeeStream, streamDoesNotExist, streamPeerAudience, streamsByNames, subscriptionRow } from '../lib/streams/access.js';
 import { hasStreamPermission } from '../lib/streams/permissions.js';
 import { resolvePrincipals } from '../lib/streams/principals.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { userSetting } from '../models/user-settings.js';
 import { accessibleUserIds } from '../lib/users.js';
 import { accessStreamById } from '../lib/streams/access.js';

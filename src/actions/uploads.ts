@@ -2,8 +2,8 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import type { UploadedFile } from '../http/body.js';
-import { badRequest } from '../http/errors.js';
+import type { UploadedFile } from '../core/results.js';
+import { badRequest } from '../core/api-error.js';
 import { newPathId, newUrlSecret, uploadStorage } from '../lib/uploads.js';
 
 const MIB = 1024 * 1024;

@@ -2,13 +2,13 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { Role, isAdminRole } from '../models/roles.js';
 import { directSystemGroupsForRole } from '../models/system-groups.js';
 import { systemGroupIds } from '../lib/groups.js';
 import { apiEmailFor, canSeeDeliveryEmail, realmHostName, userByEmail } from '../lib/users.js';
 import { checkProfileData, storeProfileData, type CheckedValue, type ProfileDataUpdate } from '../lib/profile-fields.js';
-import { canSeeStreamWithoutSubscription, subscriberIds } from '../lib/stream-access.js';
+import { canSeeStreamWithoutSubscription, subscriberIds } from '../lib/streams/access.js';
 import { streamDicts } from '../lib/streams/dicts.js';
 import { presentBot } from '../presenters/bot.js';
 import { avatarPerson } from '../presenters/avatar.js';

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User, UserGroup } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { expandSubgroups } from '../lib/groups.js';
 import { activeUserIds } from '../lib/users.js';
 import { accessGroupForUpdate, checkActiveUsers, checkSubgroupIds, hasGroupPermission, insufficient, requireNonGuest } from '../lib/user-groups.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { Dialect } from '../store/dialect.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../core/api-error.js';
 import { groupSettingValue, systemGroupIds, type GroupSettingValue } from '../lib/groups.js';
 import { hasRealmPermission, storeGroupSetting } from '../lib/streams/permissions.js';
 import { activeUserIds } from '../lib/users.js';

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, Stream, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { canSeeStream, subscriptionRow } from '../lib/streams/access.js';
 import { isDbId } from '../lib/messages/access.js';
 import { checkTopicLength, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';

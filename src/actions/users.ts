@@ -2,12 +2,12 @@
 import type { AppContext } from '../context.js';
 import type { Transaction } from 'kysely';
 import type { DB, Realm, User } from '../store/schema.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 import { directSystemGroupsForRole } from '../models/system-groups.js';
 import { systemGroupIds } from '../lib/groups.js';
 import { hashPassword, newApiKey } from '../lib/secrets.js';
 import { pickStreamColor } from '../lib/streams-create.js';
-import { streamPeerAudience } from '../lib/stream-access.js';
+import { streamPeerAudience } from '../lib/streams/access.js';
 import { apiEmailFor, canSeeDeliveryEmail, realmHostName, userByEmail } from '../lib/users.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { presentUser } from '../presenters/user.js';

@@ -1,7 +1,7 @@
 // Video calls: a user's authorization with the configured provider (has_videoprovider_token events) and meeting creation.
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { videoProvider, type VideoProvider } from '../lib/video/providers.js';
 import { publishCommitted, to } from '../events/publish.js';
 

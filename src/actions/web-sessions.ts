@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../core/api-error.js';
 import { checkPassword, hashPassword } from '../lib/secrets.js';
 import { userByEmail, userById } from '../lib/users.js';
 import { realmUrl } from '../lib/state/realm.js';

@@ -1,7 +1,7 @@
 // The parley command line on commander: the commands, --help and --version, usage errors (exit 2).
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 import type { CliIO } from './common.js';
 import { serveCommand } from './serve.js';
 import { createRealmCommand } from './create-realm.js';

@@ -13,7 +13,6 @@ import {
   MAX_STREAM_DESCRIPTION_LENGTH,
   MAX_STREAM_NAME_LENGTH,
   MAX_TOPIC_LENGTH,
-  MAX_USER_GROUP_NAME_LENGTH,
   SERVICE_VERSION,
   TYPING_STARTED_EXPIRY_MS,
   TYPING_STARTED_WAIT_MS,
@@ -88,7 +87,6 @@ export async function readState(
     max_stream_name_length: MAX_STREAM_NAME_LENGTH,
     max_stream_description_length: MAX_STREAM_DESCRIPTION_LENGTH,
     max_message_length: MAX_MESSAGE_LENGTH,
-    max_user_group_name_length: MAX_USER_GROUP_NAME_LENGTH,
     realm_empty_topic_display_name: emptyTopicDisplayName(realm) || EMPTY_TOPIC_DISPLAY_NAME,
     event_queue_longpoll_timeout_seconds: LONGPOLL_TIMEOUT_SECS,
     server_typing_started_wait_period_milliseconds: TYPING_STARTED_WAIT_MS,
@@ -98,7 +96,7 @@ export async function readState(
   await app.store.read(async (tx, snapshot) => {
     onSnapshot(snapshot);
     for (const fetcher of STATE_FETCHERS) {
-      if (wanted && !fetcher.types.some((t) => wanted.includes(t))) continue;
+      if (wanted && !fetcher.always && !fetcher.types.some((t) => wanted.includes(t))) continue;
       Object.assign(state, await fetcher.fetch({ app, tx, realm, user, opts: input }));
     }
   });

@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { HttpRequest } from './types.js';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { ApiError, unauthorized } from './errors.js';
+import { ApiError, unauthorized } from '../core/api-error.js';
 import { detached, memoByString } from './string-memo.js';
 import { sessionUser } from './web/session.js';
 

@@ -6,20 +6,11 @@ import { IncomingMessage } from 'node:http';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import type { HttpRequest } from './types.js';
 import { LeanRequest } from './h1-lean.js';
-import { ApiError, badRequest } from './errors.js';
-import type { RawParams } from './params.js';
+import { ApiError, badRequest } from '../core/api-error.js';
+import type { RawParams } from '../core/params.js';
+import type { UploadedFile } from '../core/results.js';
 
-/** A file of a multipart body, as written to disk while it arrived (removed once the request is answered). */
-export interface UploadedFile {
-  field: string;
-  filename: string;
-  mimeType: string;
-  size: number;
-  /** Where the bytes are until the request is answered. */
-  path: string;
-  /** The bytes (the file is at most the route's limit). */
-  read(): Promise<Buffer>;
-}
+export type { UploadedFile };
 
 export interface ParsedBody {
   params: RawParams;

@@ -9,6 +9,9 @@ export interface RouteSpec {
   DELETE?: Handler;
 }
 
+/** A view module's routes: path pattern and the handler of each method. */
+export type RouteList = [pattern: string, methods: RouteSpec][];
+
 interface Compiled {
   /** `rest`: the last parameter takes every remaining segment, slashes included ({name:path}). */
   segments: { literal?: string; param?: string; int?: boolean; rest?: boolean }[];

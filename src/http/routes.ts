@@ -1,5 +1,9 @@
 // The route table: every endpoint under /api/v1 comes from one view module's `routes` list.
-import { Router, type RouteSpec } from './router.js';
+import { Router, type RouteList } from './router.js';
+import { endpoint, RawResponse } from './endpoint.js';
+import { openApiDocument } from './openapi.js';
+import { Type } from '../core/param-types.js';
+import { SERVICE_VERSION } from '../models/limits.js';
 import { routes as eventRoutes } from '../views/events.js';
 import { routes as userRoutes } from '../views/users.js';
 import { routes as streamRoutes } from '../views/streams.js';
@@ -31,15 +35,44 @@ import { routes as uploadRoutes } from '../views/uploads.js';
 import { routes as avatarRoutes } from '../views/avatars.js';
 import { routes as emojiDataRoutes } from '../views/emoji-data.js';
 
-export type RouteList = [pattern: string, methods: RouteSpec][];
+/** Kept for views written before the type moved to the router (views no longer import this file). */
+export type { RouteList };
 
 /** Every route, in matching order (earlier entries win on ambiguity). */
 export function allRoutes(): RouteList {
+  return [...viewRoutes(), ...documentRoutes()];
+}
+
+function viewRoutes(): RouteList {
   return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes].flat();
 }
+
+/** The OpenAPI document's text, built once at start (buildRouter): the routes never change while serving. */
+let documentText: string | null = null;
+
+function openApiText(): string {
+  return (documentText ??= JSON.stringify(openApiDocument(allRoutes(), SERVICE_VERSION)));
+}
+
+/** GET /openapi.json: the document of every route, this one included. */
+function documentRoutes(): RouteList {
+  const getDocument = endpoint({
+    summary: 'The OpenAPI description of this API',
+    auth: 'none',
+    response: Type.Object({}),
+    raw: 'application/json',
+    run: async () => {
+      return new RawResponse(200, openApiText(), JSON_TYPE);
+    },
+  });
+  return [['openapi.json', { GET: getDocument }]];
+}
+
+const JSON_TYPE: Record<string, string> = Object.freeze({ 'content-type': 'application/json' });
 
 export function buildRouter(): Router {
   const router = new Router();
   for (const [pattern, methods] of allRoutes()) router.add(pattern, methods);
+  openApiText();
   return router;
 }

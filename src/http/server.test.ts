@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { respond, splitTarget } from './server.js';
-import { Params } from './params.js';
+import { Params } from '../core/params.js';
 import { Router } from './router.js';
 
 test('splitTarget agrees with new URL on plain and unusual targets', () => {

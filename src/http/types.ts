@@ -6,8 +6,10 @@ import type { AppContext } from '../context.js';
 import type { Config } from '../config.js';
 import type { RateClass } from '../lib/request-rate-limits.js';
 import type { Realm, User } from '../store/schema.js';
-import type { Params } from './params.js';
-import type { UploadedFile } from './body.js';
+import type { Params } from '../core/params.js';
+import { RawResponse, type UploadedFile } from '../core/results.js';
+
+export { RawResponse };
 
 /**
  * A request as one of the three servers gives it: the lean HTTP/1.1 one (most requests), Node's
@@ -73,13 +75,6 @@ export interface AuthedRequest extends ApiRequest {
 /** A view returns the fields to merge into the success envelope, or a raw response. */
 export type ViewResult = Record<string, unknown> | RawResponse;
 
-export class RawResponse {
-  constructor(
-    readonly status: number,
-    readonly body: string | Buffer,
-    readonly headers: Record<string, string> = {},
-  ) {}
-}
 
 export type Handler = ((req: ApiRequest) => Promise<ViewResult> | typeof LATER) & {
   auth?: 'user' | 'optional' | 'none';

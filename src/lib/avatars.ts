@@ -1,7 +1,8 @@
 // Avatar images: the organization's default source, generated identicons, and resizing uploads.
 import { createHash } from 'node:crypto';
 import type { Realm } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import type { Tx } from '../store/store.js';
+import { badRequest } from '../core/api-error.js';
 import { realmSettings } from './realm-settings.js';
 
 // sharp (libvips) is large: load it the first time an avatar is drawn or resized.
@@ -75,4 +76,14 @@ export async function resizeAvatar(data: Buffer): Promise<Record<AvatarKind, Buf
   } catch {
     throw badImage();
   }
+}
+
+/** What serving a user's avatar image needs of the row. */
+export function avatarOwner(db: Tx, realmId: number, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'realm_id', 'email', 'delivery_email', 'avatar_source', 'avatar_version'])
+    .where('id', '=', userId)
+    .where('realm_id', '=', realmId)
+    .executeTakeFirst();
 }

@@ -1,7 +1,7 @@
 // Reads about bots: who may administer one, their default channels, and the bot listing.
 import type { Tx } from '../store/store.js';
 import type { Realm, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
 
 export interface BotConfig {

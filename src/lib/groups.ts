@@ -114,3 +114,26 @@ export async function groupSettingValues(tx: Tx, groupIds: number[]): Promise<Ma
   }
   return out;
 }
+
+/** Active users who are members of the group itself, not through a subgroup. */
+export async function directMemberIds(tx: Tx, groupId: number): Promise<number[]> {
+  const rows = await tx
+    .selectFrom('user_group_members')
+    .innerJoin('users', 'users.id', 'user_group_members.user_id')
+    .select('users.id')
+    .where('user_group_members.group_id', '=', groupId)
+    .where('users.is_active', '=', 1)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Whether the user is a member of the group itself (not through a subgroup). */
+export async function isDirectMember(tx: Tx, groupId: number, userId: number): Promise<boolean> {
+  const hit = await tx.selectFrom('user_group_members').select('user_id').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+  return !!hit;
+}
+
+/** The group's own subgroups (one level). */
+export async function directSubgroupIds(tx: Tx, groupId: number): Promise<number[]> {
+  return (await tx.selectFrom('user_group_subgroups').select('subgroup_id').where('group_id', '=', groupId).execute()).map((r) => r.subgroup_id);
+}

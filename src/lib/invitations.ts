@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Tx } from '../store/store.js';
 import type { Realm, User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { isUserInGroup } from './groups.js';
 import { hasRealmPermission } from './streams/permissions.js';

@@ -1,6 +1,6 @@
 // Linkifiers: validation of patterns and URL templates, and the ordered list as the API shows it.
 import type { Tx } from '../store/store.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { compileLinkifiers, expandTemplate } from './markdown/linkifiers.js';
 
 export interface LinkifierInput {

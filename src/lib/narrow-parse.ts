@@ -1,5 +1,5 @@
 // Validates a narrow parameter: a list of [operator, operand] pairs or {operator, operand, negated} objects.
-import { invalidParam } from '../http/params.js';
+import { invalidParam } from '../core/params.js';
 import type { NarrowTerm } from '../models/narrow.js';
 
 export function parseNarrow(value: unknown, name: string): NarrowTerm[] {

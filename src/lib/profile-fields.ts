@@ -1,7 +1,7 @@
 // Custom profile fields: field definitions, value checks per field type, stored values and their API forms.
 import type { Tx } from '../store/store.js';
 import type { User } from '../store/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { renderMessage } from './markdown/index.js';
 import { renderContextFrom } from './markdown/context.js';
 

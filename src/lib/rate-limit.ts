@@ -1,5 +1,5 @@
 // In-process sliding-window rate limits (per node), e.g. for password attempts.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 
 export class RateLimiter {
   private readonly hits = new Map<string, number[]>();

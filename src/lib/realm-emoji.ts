@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Tx } from '../store/store.js';
 import type { RealmEmojiTable } from '../store/schema.js';
 import type { Selectable } from 'kysely';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 
 export type RealmEmojiRow = Selectable<RealmEmojiTable>;
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 
 /** `points` requests per `secs` seconds; null: no limit. */
 export type RateRule = { points: number; secs: number } | null;

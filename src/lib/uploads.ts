@@ -4,10 +4,10 @@ import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../store/store.js';
 import type { Attachment, User } from '../store/schema.js';
-import { ApiError } from '../http/errors.js';
-import { RawResponse } from '../http/types.js';
+import { ApiError } from '../core/api-error.js';
+import { RawResponse } from '../core/results.js';
 import { canAccessStreamHistory, streamById } from './messages/access.js';
-import { isSubscribed } from './stream-access.js';
+import { isSubscribed } from './streams/access.js';
 import { localStorageAt, type FileStorage } from './storage/index.js';
 
 export const fileNotFound = () => new ApiError('This file does not exist or has been deleted.', 'BAD_REQUEST', 404);

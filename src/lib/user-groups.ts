@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import { storeOf, type Tx } from '../store/store.js';
 import type { Realm, User, UserGroup } from '../store/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
 import { groupSettingValues, isUserInGroup, type GroupSettingValue } from './groups.js';
 import { hasRealmPermission } from './streams/permissions.js';

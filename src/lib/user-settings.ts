@@ -1,5 +1,5 @@
 // Personal-setting input: each parameter's text checked against the property table, with the original's messages.
-import { badRequest, invalidParam, toBool, toInt, type Params } from '../http/params.js';
+import { badRequest, invalidParam, toBool, toInt, type Params } from '../core/params.js';
 import { LANGUAGES, USER_SETTINGS, isValidTimezone, type SettingValue } from '../models/user-settings.js';
 
 /** Messages the original gives for some settings; the rest say "Invalid <name>". */

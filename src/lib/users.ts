@@ -4,7 +4,7 @@ import type { Realm, User } from '../store/schema.js';
 import { isUserInGroup } from './groups.js';
 import { realmSettings } from './realm-settings.js';
 import { Role } from '../models/roles.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../core/api-error.js';
 
 export async function userById(tx: Tx, realmId: number, id: number): Promise<User | undefined> {
   return tx.selectFrom('users').selectAll().where('id', '=', id).where('realm_id', '=', realmId).executeTakeFirst();
@@ -121,4 +121,11 @@ export async function userByEmailFor(tx: Tx, viewer: User, email: string): Promi
   const u = await userByEmail(tx, viewer.realm_id, email);
   if (u && u.email.toLowerCase() !== email.trim().toLowerCase() && !canSeeDeliveryEmail(viewer, u)) return undefined;
   return u;
+}
+
+/** The organization's users in ID order, or only those with the given IDs. */
+export function realmUsers(tx: Tx, realmId: number, ids?: number[]): Promise<User[]> {
+  let q = tx.selectFrom('users').selectAll().where('realm_id', '=', realmId).orderBy('id');
+  if (ids) q = q.where('id', 'in', ids.length ? ids : [-1]);
+  return q.execute();
 }

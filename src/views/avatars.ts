@@ -1,10 +1,10 @@
 // POST and DELETE /users/me/avatar, and the avatar images this server serves (generated and uploaded).
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { acceptsFiles, authed, noAuth } from '../http/handlers.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../core/api-error.js';
 import { RawResponse } from '../http/types.js';
 import { doDeleteAvatar, doUploadAvatar } from '../actions/avatars.js';
-import { AVATAR_SIZES, avatarKey, identiconPng, type AvatarKind } from '../lib/avatars.js';
+import { AVATAR_SIZES, avatarKey, avatarOwner, identiconPng, type AvatarKind } from '../lib/avatars.js';
 import { avatarStore } from '../lib/storage/avatar-store.js';
 import { avatarInfo, avatarUrl } from '../presenters/avatar.js';
 
@@ -26,12 +26,7 @@ const image = noAuth(async (req) => {
   const m = /^(standard|medium)\.png$/.exec(req.pathParams.file);
   if (realmId !== req.realm.id || !m) throw notFound();
   const kind = m[1] as AvatarKind;
-  const u = await req.app.store.db
-    .selectFrom('users')
-    .select(['id', 'realm_id', 'email', 'delivery_email', 'avatar_source', 'avatar_version'])
-    .where('id', '=', userId)
-    .where('realm_id', '=', realmId)
-    .executeTakeFirst();
+  const u = await avatarOwner(req.app.store.db, realmId, userId);
   if (!u) throw notFound();
   // The newest image is served whatever version was asked for; only the current version's URL may be cached for good.
   const current = req.params.str('version') === String(u.avatar_version);

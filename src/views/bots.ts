@@ -1,7 +1,7 @@
 // Bot administration: PATCH and DELETE /bots/{bot_id}, the bot's API key (GET, regenerate).
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { invalidParam } from '../http/params.js';
+import { invalidParam } from '../core/params.js';
 import { ROLE_CODES } from '../models/roles.js';
 import { accessBot } from '../lib/bots.js';
 import { doDeactivateBot, doRegenerateBotApiKey, doUpdateBot } from '../actions/bots-admin.js';

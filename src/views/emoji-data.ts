@@ -1,5 +1,5 @@
 // GET the Unicode emoji name table that /register's server_emoji_data_url points to (public, cached).
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { noAuth } from '../http/handlers.js';
 import { RawResponse } from '../http/types.js';
 import { NON_API_ROUTE } from '../http/router.js';

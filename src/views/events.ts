@@ -1,8 +1,8 @@
 // POST /register, GET /events (long-poll) and DELETE /events.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed, optionalAuth, rateLimited } from '../http/handlers.js';
-import { ApiError } from '../http/errors.js';
-import { vObject, vStrList } from '../http/params.js';
+import { ApiError } from '../core/api-error.js';
+import { vObject, vStrList } from '../core/params.js';
 import { parseNarrow } from '../lib/narrow-parse.js';
 import { includeSubscribersParam } from '../lib/streams/params.js';
 import { readState, registerQueue, type RegisterInput } from '../events/register.js';

@@ -1,7 +1,7 @@
 // POST/GET /invites, DELETE /invites/{invite_id}, and accepting an emailed invitation (GET/POST /invites/accept).
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed, noAuth } from '../http/handlers.js';
-import { invalidParam, vIntList } from '../http/params.js';
+import { invalidParam, vIntList } from '../core/params.js';
 import { ROLE_CODES } from '../models/roles.js';
 import { doInvite, doRevokeInvite } from '../actions/invitations.js';
 import { doAcceptInvite, inviteDetails } from '../actions/invitations-accept.js';

@@ -1,8 +1,8 @@
 // Personal flags: POST /messages/flags, /messages/flags/narrow, and the legacy mark-as-read endpoints.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { oneOf, missing, vIntList, type Params } from '../http/params.js';
+import { badRequest } from '../core/api-error.js';
+import { oneOf, missing, vIntList, type Params } from '../core/params.js';
 import { parseNarrow } from '../lib/narrow-parse.js';
 import { checkEditableFlag, doMarkRead, doUpdateFlags, doUpdateFlagsForNarrow, type FlagOp } from '../actions/flags.js';
 import type { AnchorSpec } from '../lib/messages/fetch.js';

@@ -1,8 +1,9 @@
 // Messages: send, fetch (range and single), edit, delete and render.
-import type { RouteList } from '../http/routes.js';
-import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { invalidParam, missing, oneOf, vIntList, type Params } from '../http/params.js';
+import type { RouteList } from '../http/router.js';
+import { endpoint } from '../http/endpoint.js';
+import { badRequest } from '../core/api-error.js';
+import { invalidParam, missing, vIntList } from '../core/params.js';
+import { IdList, Type, bool, id, int, json, loose, oneOf, str } from '../core/param-types.js';
 import { parseNarrow } from '../lib/narrow-parse.js';
 import { MAX_MESSAGES_PER_FETCH } from '../models/limits.js';
 import { doSendMessage, type SendInput } from '../actions/messages-send.js';
@@ -49,29 +50,47 @@ function dmTarget(raw: string): number[] | string[] {
   throw invalidParam('Invalid to', 'to');
 }
 
-const sendMessage = authed(async (req) => {
-  const p = req.params;
-  const type = p.reqStr('type');
-  const kind = type === 'stream' || type === 'channel' ? 'stream' : type === 'private' || type === 'direct' ? 'private' : null;
-  if (!kind) throw badRequest('Invalid message type');
-  const to = p.reqStr('to');
-  const input: SendInput = {
-    kind,
-    topic: p.str('topic', { aliases: ['subject'] }),
-    content: p.reqStr('content'),
-    readBySender: p.bool('read_by_sender', true),
-    clientName: req.clientName,
-    queueId: p.str('queue_id'),
-    localId: p.str('local_id'),
-  };
-  if (kind === 'stream') input.stream = channelTarget(to);
-  else input.dmTo = dmTarget(to);
-  return doSendMessage(req.app, req.realm, req.user, input);
+const messageId = { message_id: id({ invalid: () => badRequest('Invalid message(s)') }) };
+const TYPES = ['stream', 'channel', 'private', 'direct'] as const;
+
+/** A message as the fetch endpoints present it (src/lib/messages/present.ts). */
+const Message = loose(
+  Type.Object({
+    id: Type.Integer(),
+    sender_id: Type.Integer(),
+    content: Type.String(),
+    type: Type.Union([Type.Literal('stream'), Type.Literal('private')]),
+    timestamp: Type.Integer(),
+    flags: Type.Array(Type.String()),
+  }),
+);
+
+/** A narrow: a list of {operator, operand, negated} objects or [operator, operand] pairs (checked by parseNarrow). */
+const Narrow = Type.Array(Type.Union([Type.Object({ operator: Type.String(), operand: Type.Unknown(), negated: Type.Optional(Type.Boolean()) }), Type.Array(Type.Unknown())]));
+
+const sendMessage = endpoint({
+  summary: 'Send a message',
+  params: {
+    type: oneOf(TYPES, { required: true, invalid: () => badRequest('Invalid message type') }),
+    to: str({ required: true, description: 'Channel: its ID or name (JSON or plain). Direct: a JSON list of user IDs or emails, or comma-separated emails.' }),
+    // NUL bytes in a topic or content are dropped, as the original does, not refused.
+    topic: str({ aliases: ['subject'], allowNul: true }),
+    content: str({ required: true, allowNul: true }),
+    read_by_sender: bool({ default: true }),
+    queue_id: str(),
+    local_id: str(),
+  },
+  response: Type.Object({ id: Type.Integer() }),
+  run: async (req, a) => {
+    const kind = a.type === 'stream' || a.type === 'channel' ? 'stream' : 'private';
+    const input: SendInput = { kind, topic: a.topic, content: a.content, readBySender: a.read_by_sender, clientName: req.clientName, queueId: a.queue_id, localId: a.local_id };
+    if (kind === 'stream') input.stream = channelTarget(a.to);
+    else input.dmTo = dmTarget(a.to);
+    return doSendMessage(req.app, req.realm, req.user, input);
+  },
 });
 
-function parseAnchor(p: Params): AnchorSpec {
-  const raw = p.str('anchor');
-  const useFirstUnread = p.bool('use_first_unread_anchor', false);
+function parseAnchor(raw: string | undefined, useFirstUnread: boolean): AnchorSpec {
   if (raw === undefined) {
     if (useFirstUnread) return 'first_unread';
     throw badRequest("Missing 'anchor' argument.");
@@ -81,104 +100,135 @@ function parseAnchor(p: Params): AnchorSpec {
   if (!/^-?\d+$/.test(t)) throw badRequest('Invalid anchor');
   const n = Number(t);
   if (!Number.isSafeInteger(n)) throw badRequest('Invalid anchor');
+  // An anchor past the largest ID means "after every message" (fetchRange bounds it for SQL).
   return Math.max(0, n);
 }
 
-function nonNegative(p: Params, name: string): number {
-  const v = p.int(name);
-  if (v === undefined) throw missing(name);
-  if (v < 0) throw invalidParam(`${name} is too small`, name);
-  return v;
-}
+const present = {
+  apply_markdown: bool({ default: true }),
+  client_gravatar: bool({ default: true }),
+  allow_empty_topic_name: bool({ default: false }),
+};
 
-function presentOptions(p: Params) {
-  return {
-    applyMarkdown: p.bool('apply_markdown', true),
-    clientGravatar: p.bool('client_gravatar', true),
-    allowEmptyTopic: p.bool('allow_empty_topic_name', false),
-  };
-}
-
-const getMessages = authed(async (req) => {
-  const p = req.params;
-  const narrow = p.json('narrow', parseNarrow) ?? [];
-  const opts = presentOptions(p);
-  const listed = p.json('message_ids', vIntList);
-  const { app, realm, user } = req;
-  await searchReady(app.search, narrow);
-  if (listed !== undefined) {
-    if (['anchor', 'num_before', 'num_after', 'include_anchor', 'use_first_unread_anchor'].some((k) => p.has(k))) {
-      throw badRequest('Unsupported parameter combination: anchor, include_anchor, num_after, num_before, message_ids');
+const getMessages = endpoint({
+  summary: 'Get messages',
+  params: {
+    narrow: json(Narrow, { validate: parseNarrow }),
+    ...present,
+    message_ids: json(IdList, { validate: vIntList }),
+    anchor: str({ description: 'A message ID, or newest, oldest, first_unread.' }),
+    use_first_unread_anchor: bool({ default: false }),
+    num_before: int({ min: 0 }),
+    num_after: int({ min: 0 }),
+    include_anchor: bool({ default: true }),
+  },
+  response: Type.Object({
+    messages: Type.Array(Message),
+    anchor: Type.Optional(Type.Integer()),
+    found_anchor: Type.Optional(Type.Boolean()),
+    found_oldest: Type.Optional(Type.Boolean()),
+    found_newest: Type.Optional(Type.Boolean()),
+    history_limited: Type.Boolean(),
+  }),
+  run: async (req, a) => {
+    const p = req.params;
+    const narrow = a.narrow ?? [];
+    const opts = { applyMarkdown: a.apply_markdown, clientGravatar: a.client_gravatar, allowEmptyTopic: a.allow_empty_topic_name };
+    const listed = a.message_ids;
+    const { app, realm, user } = req;
+    await searchReady(app.search, narrow);
+    if (listed !== undefined) {
+      if (['anchor', 'num_before', 'num_after', 'include_anchor', 'use_first_unread_anchor'].some((k) => p.has(k))) {
+        throw badRequest('Unsupported parameter combination: anchor, include_anchor, num_after, num_before, message_ids');
+      }
+      return app.store.read(async (tx) => {
+        const plan = await planNarrow(tx, app.store.dialect, realm, user, narrow);
+        const ids = await fetchListed(tx, plan, listed);
+        return { messages: presentMessages(realm, await loadMessages(tx, realm, user, ids, app.store.dialect), opts), history_limited: false };
+      });
     }
+    const anchor = parseAnchor(a.anchor, a.use_first_unread_anchor);
+    if (a.num_before === undefined) throw missing('num_before');
+    if (a.num_after === undefined) throw missing('num_after');
+    const numBefore = a.num_before;
+    const numAfter = a.num_after;
+    if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
     return app.store.read(async (tx) => {
       const plan = await planNarrow(tx, app.store.dialect, realm, user, narrow);
-      const ids = await fetchListed(tx, plan, listed);
-      return { messages: presentMessages(realm, await loadMessages(tx, realm, user, ids, app.store.dialect), opts), history_limited: false };
+      const range = await fetchRange(tx, plan, anchor, numBefore, numAfter, a.include_anchor);
+      const messages = presentMessages(realm, await loadMessages(tx, realm, user, range.ids, app.store.dialect), opts);
+      return {
+        messages,
+        anchor: range.anchor,
+        found_anchor: range.found_anchor,
+        found_oldest: range.found_oldest,
+        found_newest: range.found_newest,
+        history_limited: false,
+      };
     });
-  }
-  const anchor = parseAnchor(p);
-  const numBefore = nonNegative(p, 'num_before');
-  const numAfter = nonNegative(p, 'num_after');
-  const includeAnchor = p.bool('include_anchor', true);
-  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  return app.store.read(async (tx) => {
-    const plan = await planNarrow(tx, app.store.dialect, realm, user, narrow);
-    const range = await fetchRange(tx, plan, anchor, numBefore, numAfter, includeAnchor);
-    const messages = presentMessages(realm, await loadMessages(tx, realm, user, range.ids, app.store.dialect), opts);
-    return {
-      messages,
-      anchor: range.anchor,
-      found_anchor: range.found_anchor,
-      found_oldest: range.found_oldest,
-      found_newest: range.found_newest,
-      history_limited: false,
-    };
-  });
+  },
 });
 
-function messageIdOf(req: { pathParams: Record<string, string> }): number {
-  const id = Number(req.pathParams.message_id);
-  if (!Number.isSafeInteger(id)) throw badRequest('Invalid message(s)');
-  return id;
-}
-
-const getMessage = authed(async (req) => {
-  const p = req.params;
-  const opts = { applyMarkdown: p.bool('apply_markdown', true), clientGravatar: false, allowEmptyTopic: p.bool('allow_empty_topic_name', false) };
-  const id = messageIdOf(req);
-  return req.app.store.read(async (tx) => {
-    const { message } = await accessMessage(tx, req.user, id);
-    const [item] = await loadMessages(tx, req.realm, req.user, [id]);
-    const [presented] = presentMessages(req.realm, [item], opts);
-    return { raw_content: message.content, message: presented };
-  });
+const getMessage = endpoint({
+  summary: 'Fetch a single message',
+  path: messageId,
+  params: { apply_markdown: present.apply_markdown, allow_empty_topic_name: present.allow_empty_topic_name },
+  response: Type.Object({ raw_content: Type.String(), message: Message }),
+  run: async (req, a) => {
+    const opts = { applyMarkdown: a.apply_markdown, clientGravatar: false, allowEmptyTopic: a.allow_empty_topic_name };
+    const id = a.message_id;
+    return req.app.store.read(async (tx) => {
+      const { message } = await accessMessage(tx, req.user, id);
+      const [item] = await loadMessages(tx, req.realm, req.user, [id]);
+      const [presented] = presentMessages(req.realm, [item], opts);
+      return { raw_content: message.content, message: presented };
+    });
+  },
 });
 
-const updateMessage = authed(async (req) => {
-  const p = req.params;
-  const streamId = p.int('stream_id');
-  const mode = oneOf(p.str('propagate_mode') ?? 'change_one', ['change_one', 'change_later', 'change_all'] as const, 'propagate_mode') as PropagateMode;
-  // Notification messages about moves are not sent yet; the parameters are accepted.
-  p.bool('send_notification_to_old_thread', false);
-  p.bool('send_notification_to_new_thread', true);
-  await doUpdateMessage(req.app, req.realm, req.user, messageIdOf(req), {
-    content: p.str('content'),
-    topic: p.str('topic', { aliases: ['subject'] }),
-    streamId,
-    propagateMode: mode,
-  });
-  return {};
+const updateMessage = endpoint({
+  summary: 'Edit a message',
+  path: messageId,
+  params: {
+    stream_id: id(),
+    propagate_mode: oneOf(['change_one', 'change_later', 'change_all'], { default: 'change_one' }),
+    // Notification messages about moves are not sent yet; the parameters are accepted.
+    send_notification_to_old_thread: bool({ default: false }),
+    send_notification_to_new_thread: bool({ default: true }),
+    content: str({ allowNul: true }),
+    topic: str({ aliases: ['subject'], allowNul: true }),
+  },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doUpdateMessage(req.app, req.realm, req.user, a.message_id, {
+      content: a.content,
+      topic: a.topic,
+      streamId: a.stream_id,
+      propagateMode: a.propagate_mode as PropagateMode,
+    });
+    return {};
+  },
 });
 
-const deleteMessage = authed(async (req) => {
-  await doDeleteMessage(req.app, req.realm, req.user, messageIdOf(req));
-  return {};
+const deleteMessage = endpoint({
+  summary: 'Delete a message',
+  path: messageId,
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doDeleteMessage(req.app, req.realm, req.user, a.message_id);
+    return {};
+  },
 });
 
-const renderView = authed(async (req) => {
-  const content = normalizeContent(req.params.reqStr('content'));
-  const ctx = await loadRenderContext(req.app.store.db, req.realm.id, content, await renderOptionsFor(req.app, req.realm, req.user));
-  return { rendered: renderMessage(content, ctx).html };
+const renderView = endpoint({
+  summary: 'Render a message',
+  params: { content: str({ required: true, allowNul: true }) },
+  response: Type.Object({ rendered: Type.String() }),
+  run: async (req, a) => {
+    const content = normalizeContent(a.content);
+    const ctx = await loadRenderContext(req.app.store.db, req.realm.id, content, await renderOptionsFor(req.app, req.realm, req.user));
+    return { rendered: renderMessage(content, ctx).html };
+  },
 });
 
 export const routes: RouteList = [

@@ -1,46 +1,58 @@
 // Navigation views: GET and POST /navigation_views, PATCH and DELETE /navigation_views/{fragment}.
-import type { RouteList } from '../http/routes.js';
-import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { missing } from '../http/params.js';
+import type { RouteList } from '../http/router.js';
+import { endpoint } from '../http/endpoint.js';
+import { badRequest } from '../core/api-error.js';
+import { Type, bool, loose, str } from '../core/param-types.js';
 import { BUILT_IN_VIEW_FRAGMENTS, builtInNamed, checkFragment, checkViewName, userNavigationViews, viewDoesNotExist } from '../lib/personal/navigation-views.js';
 import { doAddNavigationView, doRemoveNavigationView, doUpdateNavigationView } from '../actions/navigation-views.js';
 
 /** The path's fragment; one that no view could have (a null byte) is simply not found. */
-function fragmentOf(req: { pathParams: Record<string, string> }): string {
-  const f = req.pathParams.fragment;
-  if (f.includes('\0')) throw viewDoesNotExist();
-  return f;
-}
+const fragmentPath = { fragment: str({ invalid: viewDoesNotExist }) };
+const View = loose(Type.Object({ fragment: Type.String(), is_pinned: Type.Boolean(), name: Type.Union([Type.String(), Type.Null()]) }));
+// checkFragment and checkViewName refuse NUL bytes with the original's texts.
+const name = str({ allowNul: true });
 
-const getViews = authed(async (req) => ({ navigation_views: await req.app.store.read((tx) => userNavigationViews(tx, req.user.id)) }));
-
-const addView = authed(async (req) => {
-  const p = req.params;
-  const fragment = checkFragment(p.reqStr('fragment'));
-  const isPinned = p.optBool('is_pinned');
-  if (isPinned === undefined) throw missing('is_pinned');
-  const name = p.str('name');
-  if (name !== undefined && BUILT_IN_VIEW_FRAGMENTS.has(fragment)) throw builtInNamed();
-  await doAddNavigationView(req.app, req.realm, req.user, fragment, isPinned, name === undefined ? null : checkViewName(name));
-  return {};
+const getViews = endpoint({
+  summary: 'Get all navigation views',
+  response: Type.Object({ navigation_views: Type.Array(View) }),
+  run: async (req) => ({ navigation_views: await req.app.store.read((tx) => userNavigationViews(tx, req.user.id)) }),
 });
 
-const updateView = authed(async (req) => {
-  const p = req.params;
-  const isPinned = p.optBool('is_pinned');
-  const name = p.str('name');
-  if (isPinned === undefined && name === undefined) throw badRequest('At least one of is_pinned or name must be provided.');
-  await doUpdateNavigationView(req.app, req.realm, req.user, fragmentOf(req), {
-    ...(isPinned !== undefined ? { isPinned } : {}),
-    ...(name !== undefined ? { name: checkViewName(name) } : {}),
-  });
-  return {};
+const addView = endpoint({
+  summary: 'Add a navigation view',
+  params: { fragment: str({ required: true, allowNul: true }), is_pinned: bool({ required: true }), name },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    const fragment = checkFragment(a.fragment);
+    if (a.name !== undefined && BUILT_IN_VIEW_FRAGMENTS.has(fragment)) throw builtInNamed();
+    await doAddNavigationView(req.app, req.realm, req.user, fragment, a.is_pinned, a.name === undefined ? null : checkViewName(a.name));
+    return {};
+  },
 });
 
-const removeView = authed(async (req) => {
-  await doRemoveNavigationView(req.app, req.realm, req.user, fragmentOf(req));
-  return {};
+const updateView = endpoint({
+  summary: 'Update a navigation view',
+  path: fragmentPath,
+  params: { is_pinned: bool(), name },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    if (a.is_pinned === undefined && a.name === undefined) throw badRequest('At least one of is_pinned or name must be provided.');
+    await doUpdateNavigationView(req.app, req.realm, req.user, a.fragment, {
+      ...(a.is_pinned !== undefined ? { isPinned: a.is_pinned } : {}),
+      ...(a.name !== undefined ? { name: checkViewName(a.name) } : {}),
+    });
+    return {};
+  },
+});
+
+const removeView = endpoint({
+  summary: 'Remove a navigation view',
+  path: fragmentPath,
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doRemoveNavigationView(req.app, req.realm, req.user, a.fragment);
+    return {};
+  },
 });
 
 export const routes: RouteList = [

@@ -1,9 +1,9 @@
 // Custom emoji: GET /realm/emoji, POST and DELETE /realm/emoji/{emoji_name}, and the image files.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { acceptsFiles, authed, noAuth } from '../http/handlers.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../core/api-error.js';
 import { RawResponse } from '../http/types.js';
 import { doAddRealmEmoji, doDeactivateRealmEmoji } from '../actions/realm-emoji.js';
 import { CONTENT_TYPES, MAX_EMOJI_FILE_BYTES, emojiDir, FILE_NAME_RE, normalizeEmojiName, realmEmojiDict } from '../lib/realm-emoji.js';

@@ -2,13 +2,13 @@
 // and the export files at /user_uploads/exports/{realm_id}/{secret}/{file} (administrators only).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../core/api-error.js';
 import { NON_API_ROUTE } from '../http/router.js';
-import { RawResponse } from '../http/types.js';
+import { RawResponse } from '../core/results.js';
 import { isAdminRole } from '../models/roles.js';
-import { emailVisibility } from '../lib/users.js';
+import { exportConsents, exportFileIsLive } from '../lib/realm-exports.js';
 import { adminRequired } from '../actions/settings.js';
 import { doDeleteRealmExport, doStartRealmExport, EXPORT_TYPES, exportsDir, realmExports, type ExportType } from '../actions/realm-exports.js';
 
@@ -30,22 +30,15 @@ const remove = authed(async (req) => {
 
 const consents = authed(async (req) => {
   if (!isAdminRole(req.user.role)) throw adminRequired();
-  const users = await req.app.store.db.selectFrom('users').select(['id', 'settings']).where('realm_id', '=', req.realm.id).where('is_active', '=', 1).where('is_bot', '=', 0).orderBy('id').execute();
-  return {
-    export_consents: users.map((u) => ({
-      user_id: u.id,
-      consented: (JSON.parse(u.settings) as { allow_private_data_export?: boolean }).allow_private_data_export === true,
-      email_address_visibility: emailVisibility(u),
-    })),
-  };
+  return { export_consents: await exportConsents(req.app, req.realm) };
 });
 
 /** The archive itself; the path's random part is not the only guard: only the organization's administrators get it. */
 const download = authed(async (req) => {
   if (!isAdminRole(req.user.role)) throw adminRequired();
   const key = `${req.pathParams.realm_id}/${req.pathParams.secret}/${req.pathParams.file}`;
-  const row = Number(req.pathParams.realm_id) === req.realm.id ? await req.app.store.db.selectFrom('realm_exports').select('id').where('realm_id', '=', req.realm.id).where('file_key', '=', key).where('deleted_time', 'is', null).executeTakeFirst() : undefined;
-  if (!row) throw notFound('No such export');
+  const live = Number(req.pathParams.realm_id) === req.realm.id && (await exportFileIsLive(req.app, req.realm, key));
+  if (!live) throw notFound('No such export');
   const data = await fs.readFile(path.join(exportsDir(req.app.config.dataDir), key)).catch(() => null);
   if (!data) throw notFound('No such export');
   return new RawResponse(200, data, { 'content-type': 'application/gzip', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(req.pathParams.file)}`, 'cache-control': 'private, no-store' });

@@ -1,8 +1,8 @@
 // Unauthenticated server information (GET /server_settings) and JWT login (POST /jwt/fetch_api_key).
 import { createHash } from 'node:crypto';
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { noAuth, rateLimited } from '../http/handlers.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError, badRequest } from '../core/api-error.js';
 import { FEATURE_LEVEL, SERVICE_VERSION } from '../models/limits.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { realmUrl } from '../lib/state/realm.js';

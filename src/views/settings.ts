@@ -1,8 +1,8 @@
 // PATCH /settings (and its deprecated aliases /settings/display, /settings/notifications) and the email-change confirmation link.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed, noAuth } from '../http/handlers.js';
-import { badRequest, ApiError } from '../http/errors.js';
-import { missing, vBool, vIntList, vObject } from '../http/params.js';
+import { badRequest, ApiError } from '../core/api-error.js';
+import { missing, vBool, vIntList, vObject } from '../core/params.js';
 import { isAdminRole } from '../models/roles.js';
 import { checkEmail, checkFullName } from '../actions/users.js';
 import { readSettingParams } from '../lib/user-settings.js';

@@ -1,8 +1,8 @@
 // Channel reads: GET /streams, /streams/{stream_id}, /get_stream_id and /users/me/{stream_id}/topics.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { toInt } from '../http/params.js';
+import { badRequest } from '../core/api-error.js';
+import { toInt } from '../core/params.js';
 import { Role } from '../models/roles.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { accessStreamById, accessStreamByName } from '../lib/streams/access.js';

@@ -1,9 +1,9 @@
 // A user's settings for their channels: POST /users/me/subscriptions/properties (bulk) and
 // PATCH /users/me/subscriptions/{stream_id} (one channel).
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { toInt } from '../http/params.js';
+import { badRequest } from '../core/api-error.js';
+import { toInt } from '../core/params.js';
 import { doUpdateSubscriptionProperties, type SubscriptionChange } from '../actions/subscription-properties.js';
 
 /** subscription_data: a JSON list of {stream_id, property, value}, checked as the original does. */

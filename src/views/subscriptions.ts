@@ -1,7 +1,7 @@
 // GET, POST and DELETE /users/me/subscriptions.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { oneOf, vIntOrStrList, vStrList } from '../http/params.js';
+import { oneOf, vIntOrStrList, vStrList } from '../core/params.js';
 import type { GroupSettingValue } from '../lib/groups.js';
 import { STREAM_PERMISSION_NAMES, vGroupSetting } from '../lib/streams/permissions.js';
 import { includeSubscribersParam, looseString, retentionParam, vSubscriptionList } from '../lib/streams/params.js';

@@ -1,9 +1,9 @@
 // Topic operations: POST /user_topics, the deprecated PATCH /users/me/subscriptions/muted_topics,
 // POST /streams/{stream_id}/delete_topic and GET /messages/{message_id}/history.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { invalidParam, oneOf } from '../http/params.js';
+import { badRequest } from '../core/api-error.js';
+import { invalidParam, oneOf } from '../core/params.js';
 import { doSetTopicVisibility } from '../actions/user-topics.js';
 import { doDeleteTopic } from '../actions/delete-topic.js';
 import { VISIBILITY_POLICIES, VisibilityPolicy } from '../lib/topics/visibility.js';

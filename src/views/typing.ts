@@ -1,43 +1,48 @@
 // POST /typing (composing a direct or channel message) and POST /messages/{message_id}/typing (editing one).
-import type { RouteList } from '../http/routes.js';
-import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { oneOf, toInt, vIntList } from '../http/params.js';
-import { doTypingChannel, doTypingDirect, doTypingEditMessage, type TypingOp } from '../actions/typing.js';
+import type { RouteList } from '../http/router.js';
+import { endpoint } from '../http/endpoint.js';
+import { badRequest } from '../core/api-error.js';
+import { vIntList } from '../core/params.js';
+import { IdList, Type, id, json, oneOf, str } from '../core/param-types.js';
+import { doTypingChannel, doTypingDirect, doTypingEditMessage } from '../actions/typing.js';
 
-const OPS: readonly TypingOp[] = ['start', 'stop'];
+const OPS = ['start', 'stop'] as const;
 /** "private" was retired at the original's FL 215; "channel" is "stream" renamed. */
 const TYPES = ['direct', 'stream', 'channel'] as const;
 
-const setTyping = authed(async (req) => {
-  const p = req.params;
-  const type = oneOf(p.str('type') ?? 'direct', TYPES, 'type');
-  const op = oneOf(p.reqStr('op'), OPS, 'op');
-  // Each form ignores the other form's parameters; reading them keeps them out of ignored_parameters_unsupported.
-  const toText = p.str('to');
-  const streamIdText = p.str('stream_id');
-  const topic = p.str('topic');
-  if (type === 'direct') {
-    if (toText === undefined) throw badRequest("Missing 'to' argument");
-    let to: unknown;
-    try {
-      to = JSON.parse(toText);
-    } catch {
-      throw badRequest('Argument "to" is not valid JSON.', { var_name: 'to' });
+const setTyping = endpoint({
+  summary: 'Set typing status',
+  params: {
+    type: oneOf(TYPES, { default: 'direct' }),
+    op: oneOf(OPS, { required: true }),
+    // Each form ignores the other form's parameters; declaring them keeps them out of ignored_parameters_unsupported.
+    to: json(IdList, { validate: vIntList, description: 'Direct message: the recipients’ user IDs.' }),
+    stream_id: id({ description: 'Channel message: the channel.' }),
+    topic: str({ description: 'Channel message: the topic.' }),
+  },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    if (a.type === 'direct') {
+      if (a.to === undefined) throw badRequest("Missing 'to' argument");
+      await doTypingDirect(req.app, req.realm, req.user, a.to, a.op);
+      return {};
     }
-    await doTypingDirect(req.app, req.realm, req.user, vIntList(to, 'to'), op);
+    if (a.stream_id === undefined) throw badRequest('Missing channel ID');
+    if (a.topic === undefined) throw badRequest('Missing topic');
+    await doTypingChannel(req.app, req.realm, req.user, a.stream_id, a.topic, a.op);
     return {};
-  }
-  if (streamIdText === undefined) throw badRequest('Missing channel ID');
-  if (topic === undefined) throw badRequest('Missing topic');
-  await doTypingChannel(req.app, req.realm, req.user, toInt(streamIdText, 'stream_id'), topic, op);
-  return {};
+  },
 });
 
-const setEditTyping = authed(async (req) => {
-  const op = oneOf(req.params.reqStr('op'), OPS, 'op');
-  await doTypingEditMessage(req.app, req.realm, req.user, Number(req.pathParams.message_id), op);
-  return {};
+const setEditTyping = endpoint({
+  summary: 'Set typing status for message editing',
+  path: { message_id: id({ invalid: () => badRequest('Invalid message(s)') }) },
+  params: { op: oneOf(OPS, { required: true }) },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doTypingEditMessage(req.app, req.realm, req.user, a.message_id, a.op);
+    return {};
+  },
 });
 
 export const routes: RouteList = [

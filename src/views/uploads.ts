@@ -1,14 +1,14 @@
 // POST /user_uploads, the temporary-URL lookup, and serving files at the URLs messages link.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import { acceptsFiles, authed, noAuth } from '../http/handlers.js';
-
-const MIB = 1024 * 1024;
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../core/api-error.js';
 import { NON_API_ROUTE } from '../http/router.js';
 import type { Attachment, Realm, User } from '../store/schema.js';
 import type { AppContext } from '../context.js';
 import { doUploadFile } from '../actions/uploads.js';
 import { attachmentByPath, attachmentForToken, canAccessAttachment, fileForbidden, fileNotFound, fileResponse, temporaryToken } from '../lib/uploads.js';
+
+const MIB = 1024 * 1024;
 
 const upload = authed(async (req) => {
   if (req.files.length === 0) throw badRequest('You must specify a file to upload');

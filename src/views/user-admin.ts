@@ -1,11 +1,11 @@
 // Administrators' user management: PATCH /users/{id|email}, DELETE /users/{id}, reactivation, custom profile fields.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import type { AuthedRequest } from '../http/types.js';
 import type { Tx } from '../store/store.js';
 import type { User } from '../store/schema.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { invalidParam, toInt, vObject } from '../http/params.js';
+import { badRequest } from '../core/api-error.js';
+import { invalidParam, toInt, vObject } from '../core/params.js';
 import { ROLE_CODES, Role, isAdminRole } from '../models/roles.js';
 import { userById, userByEmailFor } from '../lib/users.js';
 import { FIELD_TYPE_NAMES, presentField, realmFields, type ProfileDataUpdate } from '../lib/profile-fields.js';

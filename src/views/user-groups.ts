@@ -1,12 +1,12 @@
 // User groups: /user_groups, /user_groups/create, /user_groups/{id} (PATCH), members, subgroups, deactivate.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import type { AuthedRequest } from '../http/types.js';
-import type { Params } from '../http/params.js';
+import type { Params } from '../core/params.js';
 import { authed } from '../http/handlers.js';
-import { badRequest } from '../http/errors.js';
-import { invalidParam, toInt, vIntList, vObject } from '../http/params.js';
+import { badRequest } from '../core/api-error.js';
+import { invalidParam, toInt, vIntList, vObject } from '../core/params.js';
 import { vGroupSetting } from '../lib/streams/permissions.js';
-import { expandSubgroups, groupMemberIds, isUserInGroup, type GroupSettingValue } from '../lib/groups.js';
+import { directMemberIds, directSubgroupIds, expandSubgroups, groupMemberIds, isDirectMember, isUserInGroup, type GroupSettingValue } from '../lib/groups.js';
 import { userById } from '../lib/users.js';
 import { accessGroup, GROUP_PERMISSIONS, presentUserGroups, requireNonGuest, type GroupPermission } from '../lib/user-groups.js';
 import { doCreateUserGroup, doDeactivateUserGroup, doUpdateUserGroup, type GroupSettingUpdate } from '../actions/user-groups.js';
@@ -93,14 +93,7 @@ const getMembers = authed(async (req) => {
   const members = await req.app.store.read(async (tx) => {
     const g = await accessGroup(tx, req.realm.id, groupIdOf(req));
     if (!directOnly) return groupMemberIds(tx, g.id);
-    const rows = await tx
-      .selectFrom('user_group_members')
-      .innerJoin('users', 'users.id', 'user_group_members.user_id')
-      .select('users.id')
-      .where('user_group_members.group_id', '=', g.id)
-      .where('users.is_active', '=', 1)
-      .execute();
-    return rows.map((r) => r.id);
+    return directMemberIds(tx, g.id);
   });
   return { members: members.sort((a, b) => a - b) };
 });
@@ -116,8 +109,7 @@ const isMember = authed(async (req) => {
     // Deactivated users are members of nothing (FL 303); bots are asked about like anyone (FL 458).
     if (!u.is_active) return false;
     if (!directOnly) return isUserInGroup(tx, u, g.id);
-    const hit = await tx.selectFrom('user_group_members').select('user_id').where('group_id', '=', g.id).where('user_id', '=', u.id).executeTakeFirst();
-    return !!hit;
+    return isDirectMember(tx, g.id, u.id);
   });
   return { is_user_group_member: result };
 });
@@ -127,7 +119,7 @@ const getSubgroups = authed(async (req) => {
   const directOnly = req.params.bool('direct_subgroup_only', false);
   const subgroups = await req.app.store.read(async (tx) => {
     const g = await accessGroup(tx, req.realm.id, groupIdOf(req));
-    if (directOnly) return (await tx.selectFrom('user_group_subgroups').select('subgroup_id').where('group_id', '=', g.id).execute()).map((r) => r.subgroup_id);
+    if (directOnly) return directSubgroupIds(tx, g.id);
     const all = await expandSubgroups(tx, [g.id]);
     all.delete(g.id);
     return [...all];

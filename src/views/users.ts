@@ -1,14 +1,14 @@
 // People and bots: GET /users, /users/me, /users/{id}, /users/{email}, POST /users, POST /bots, POST /fetch_api_key.
-import type { RouteList } from '../http/routes.js';
+import type { RouteList } from '../http/router.js';
 import type { Tx } from '../store/store.js';
 import type { User } from '../store/schema.js';
 import type { AuthedRequest } from '../http/types.js';
 import { authed, noAuth, rateLimited } from '../http/handlers.js';
-import { ApiError, badRequest } from '../http/errors.js';
-import { toInt, vIntList } from '../http/params.js';
+import { ApiError, badRequest } from '../core/api-error.js';
+import { toInt, vIntList } from '../core/params.js';
 import { Role } from '../models/roles.js';
 import { presentUser } from '../presenters/user.js';
-import { accessibleUserIds, canSeeDeliveryEmail, userByEmail, userById, userByEmailFor } from '../lib/users.js';
+import { accessibleUserIds, canSeeDeliveryEmail, realmUsers, userByEmail, userById, userByEmailFor } from '../lib/users.js';
 import { checkPassword } from '../lib/secrets.js';
 import { doCreateUser } from '../actions/users.js';
 import { doCreateBot } from '../actions/bots.js';
@@ -21,7 +21,9 @@ import { maxMessageIdFor } from '../lib/messages/unread.js';
 const getOwnUser = authed(async (req) => {
   const u = req.user;
   const max = await maxMessageIdFor(req.app.store.db, u.realm_id, u.id);
-  return { ...presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: true }), max_message_id: max };
+  // The own user has no bot fields (the original's GET /users/me leaves them out).
+  const { bot_type: _botType, bot_owner_id: _botOwner, ...own } = presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: true });
+  return { ...own, max_message_id: max };
 });
 
 function presentFor(req: AuthedRequest, u: User, includeProfile: boolean, clientGravatar: boolean, profiles?: Map<number, ProfileData>): Record<string, unknown> {
@@ -35,9 +37,7 @@ const getUsers = authed(async (req) => {
   const userIds = p.json('user_ids', vIntList);
   const members = await req.app.store.read(async (tx) => {
     const access = await accessibleUserIds(tx, req.realm, req.user);
-    let q = tx.selectFrom('users').selectAll().where('realm_id', '=', req.realm.id).orderBy('id');
-    if (userIds) q = q.where('id', 'in', userIds.length ? userIds : [-1]);
-    const rows = await q.execute();
+    const rows = await realmUsers(tx, req.realm.id, userIds);
     if (userIds) {
       const found = new Set(rows.filter((r) => !access || access.has(r.id)).map((r) => r.id));
       for (const id of userIds) if (!found.has(id)) throw new ApiError(`Invalid user ID: ${id}`, 'BAD_REQUEST', 400);

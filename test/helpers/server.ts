@@ -14,8 +14,12 @@ import type { Realm } from '../../src/store/schema.js';
 import type { Clock } from '../../src/context.js';
 import { createLogger } from '../../src/ops/logger.js';
 import type { DestinationStream } from 'pino';
+import { conformanceOn, unexplainedFields } from './conformance.js';
 
 /** Base URL of the PostgreSQL server when the suite runs on PostgreSQL (set by scripts/test.mjs). */
+/** PARLEY_CONFORMANCE_LOG=file: fields the reference does not define are written there instead of failing the request (to survey them). */
+const CONFORMANCE_LOG = process.env.PARLEY_CONFORMANCE_LOG ?? '';
+
 const PG_BASE = process.env.PARLEY_TEST_PG_URL ?? '';
 
 export interface ApiResponse {
@@ -85,7 +89,11 @@ export function request(baseUrl: string, method: string, apiPath: string, params
         } catch {
           parsed = { __raw: text };
         }
-        resolve({ status: res.statusCode ?? 0, body: parsed, headers: res.headers });
+        // Every success the suite observes has only fields the reference defines (or docs/decisions.md explains).
+        const extra = conformanceOn && opts.rawBody === undefined ? unexplainedFields(method, apiPath, parsed) : [];
+        if (extra.length && CONFORMANCE_LOG) fs.appendFileSync(CONFORMANCE_LOG, extra.join('\n') + '\n');
+        if (extra.length && !CONFORMANCE_LOG) reject(new Error(`fields the reference does not define: ${extra.join(', ')}`));
+        else resolve({ status: res.statusCode ?? 0, body: parsed, headers: res.headers });
       });
     });
     req.on('error', reject);

@@ -1,5 +1,5 @@
 // Validates a reaction's (emoji_name, emoji_code, reaction_type) the way clients send it.
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest } from '../../core/api-error.js';
 import type { Tx } from '../../store/store.js';
 import { isUnicodeCode, unicodeCodeOfName } from './unicode.js';
 

@@ -1,10 +1,10 @@
 // Who may read or post what: channel lookups, channel-history access, posting rights, and message access.
 import type { Tx } from '../../store/store.js';
 import type { Message, Stream, User } from '../../store/schema.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest } from '../../core/api-error.js';
 import { Role } from '../../models/roles.js';
 import { FLAG_BITS } from '../../models/flags.js';
-import { isSubscribed } from '../stream-access.js';
+import { isSubscribed } from '../streams/access.js';
 import { isUserInGroup } from '../groups.js';
 
 export const invalidMessage = () => badRequest('Invalid message(s)');

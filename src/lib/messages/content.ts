@@ -1,5 +1,5 @@
 // Message content rules shared by sending and editing: trailing whitespace, emptiness, length.
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../core/api-error.js';
 import { MAX_MESSAGE_LENGTH } from '../../models/limits.js';
 
 export function normalizeContent(raw: string): string {

@@ -1,7 +1,7 @@
 // Who may edit a message's content, move it between topics or channels, or delete it, and until when.
 import type { Tx } from '../../store/store.js';
 import type { Message, Realm, Stream, User } from '../../store/schema.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../core/api-error.js';
 import { isModeratorOrAbove } from '../../models/roles.js';
 import { realmSettings } from '../realm-settings.js';
 import { isUserInGroup } from '../groups.js';

@@ -3,7 +3,7 @@
 import type { Tx } from '../../store/store.js';
 import type { User } from '../../store/schema.js';
 import type { RenderResult } from '../markdown/index.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../core/api-error.js';
 import { groupMemberIds, isUserInGroup } from '../groups.js';
 
 export async function withGroupMentions(tx: Tx, sender: User, r: RenderResult): Promise<RenderResult> {

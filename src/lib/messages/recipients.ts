@@ -2,7 +2,7 @@
 // conversation (direct_message_groups row + recipient) per set of participants.
 import type { Tx } from '../../store/store.js';
 import type { Realm, User } from '../../store/schema.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../core/api-error.js';
 import { accessibleUserIds } from '../users.js';
 import { RECIPIENT_DM_GROUP } from '../streams-create.js';
 import { isDbId } from './access.js';

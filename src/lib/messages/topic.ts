@@ -1,5 +1,5 @@
 // Topic rules: the empty topic and its display name, length, mandatory topics and channel topic policies.
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../core/api-error.js';
 import { MAX_TOPIC_LENGTH } from '../../models/limits.js';
 import { realmSettings, emptyTopicDisplayName } from '../realm-settings.js';
 import type { Realm, Stream } from '../../store/schema.js';

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../store/store.js';
 import { RealmCache } from '../realm-cache.js';
-import { invalidParam } from '../../http/params.js';
+import { invalidParam } from '../../core/params.js';
 
 export const MAX_ALERT_WORD_LENGTH = 100;
 /** Per user: every send checks the recipients' words, so their number stays bounded. */

@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { Tx } from '../../store/store.js';
 import type { NavigationViewTable } from '../../store/schema.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest } from '../../core/api-error.js';
 
 /** Views every client has; a user's row only overrides is_pinned, so they carry no name. */
 export const BUILT_IN_VIEW_FRAGMENTS: ReadonlySet<string> = new Set([

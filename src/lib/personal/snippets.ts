@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { Tx } from '../../store/store.js';
 import type { SavedSnippetTable } from '../../store/schema.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest } from '../../core/api-error.js';
 import { MAX_MESSAGE_LENGTH } from '../../models/limits.js';
 
 export const MAX_SNIPPET_TITLE_LENGTH = 200;

@@ -25,5 +25,7 @@ export interface StateContext {
 /** Fills some top-level register fields; `types` are the event types whose state it fetches. */
 export interface StateFetcher {
   types: readonly string[];
+  /** Runs for every register, whatever the client asked: its fields are in every answer. */
+  always?: true;
   fetch(ctx: StateContext): Promise<Record<string, unknown>>;
 }

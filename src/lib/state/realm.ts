@@ -21,10 +21,8 @@ export const realmState: StateFetcher = {
       realm_icon_source: 'G',
       realm_logo_url: '',
       realm_night_logo_url: '',
-      realm_is_zephyr_mirror_realm: false,
       realm_push_notifications_enabled: false,
       realm_presence_disabled: false,
-      realm_web_public_access_enabled: false,
       realm_authentication_methods: { password: { enabled: true, available: true } },
       max_file_upload_size_mib: app.config.maxFileUploadSizeMib,
       realm_upload_quota_mib: app.config.uploadQuotaMib || null,
@@ -42,7 +40,8 @@ export const realmState: StateFetcher = {
     };
     for (const [k, v] of Object.entries(settings)) {
       if (k in REALM_GROUP_SETTINGS) out[`realm_${k}`] = values.get(v as number) ?? v;
-      else if (k !== 'empty_topic_display_name') out[`realm_${k}`] = v;
+      // The organization's email_address_visibility is only the default of new accounts (the original's register no longer names it).
+      else if (k !== 'empty_topic_display_name' && k !== 'email_address_visibility') out[`realm_${k}`] = v;
     }
     return out;
   },

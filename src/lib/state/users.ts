@@ -60,12 +60,10 @@ export const realmUserState: StateFetcher = {
         is_owner: user.role === Role.OWNER,
         is_moderator: user.role === Role.MODERATOR,
         is_guest: user.role === Role.GUEST,
-        is_billing_admin: false,
         user_id: user.id,
         email: user.email,
         delivery_email: user.delivery_email,
         full_name: user.full_name,
-        user_settings_object: true,
       });
     }
     return out;

@@ -4,6 +4,8 @@ import { videoProvider } from '../video/providers.js';
 
 export const videoCallState: StateFetcher = {
   types: ['video_calls', 'has_videoprovider_token'],
+  // The spec names has_videoprovider_token among the fields of every register answer.
+  always: true,
   async fetch({ app, tx, user }) {
     const name = videoProvider(app.config)?.name;
     const row = user && name ? await tx.selectFrom('video_call_tokens').select('provider').where('user_id', '=', user.id).executeTakeFirst() : undefined;

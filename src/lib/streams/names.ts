@@ -1,5 +1,5 @@
 // Channel name and description rules, with the original server's error texts.
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../core/api-error.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from '../../models/limits.js';
 import { renderContextFrom, renderMessage } from '../markdown/index.js';
 

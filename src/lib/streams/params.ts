@@ -1,6 +1,6 @@
 // Parameter parsers shared by the channel and subscription views.
-import { ApiError } from '../../http/errors.js';
-import { invalidParam, type Params } from '../../http/params.js';
+import { ApiError } from '../../core/api-error.js';
+import { invalidParam, type Params } from '../../core/params.js';
 
 /** include_subscribers: true, false or "partial" (plain or JSON-quoted). */
 export function includeSubscribersParam(p: Params): boolean | 'partial' {

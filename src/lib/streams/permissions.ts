@@ -2,8 +2,8 @@
 // checking whether a user holds a channel permission.
 import type { Tx } from '../../store/store.js';
 import type { Stream, User } from '../../store/schema.js';
-import { ApiError, badRequest } from '../../http/errors.js';
-import { invalidParam } from '../../http/params.js';
+import { ApiError, badRequest } from '../../core/api-error.js';
+import { invalidParam } from '../../core/params.js';
 import { isUserInGroup, systemGroupIds, type GroupSettingValue } from '../groups.js';
 import { STREAM_GROUP_SETTINGS } from '../streams-create.js';
 import { realmSettings } from '../realm-settings.js';

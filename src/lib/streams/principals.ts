@@ -1,7 +1,7 @@
 // Resolves the `principals` parameter (user IDs or API emails) to active users of the realm.
 import type { Tx } from '../../store/store.js';
 import type { User } from '../../store/schema.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../core/api-error.js';
 import { userByEmail, userById } from '../users.js';
 
 /** Deactivated and unknown principals are both "No such user" (HTTP 400 since FL 208). */
