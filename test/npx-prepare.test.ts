@@ -16,7 +16,7 @@ test('prepare builds a fresh checkout so npx parley runs; it skips when dist is 
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-checkout-'));
   try {
     // A checkout as git gives it: sources, no dist/; the installed modules are borrowed.
-    for (const entry of ['package.json', 'tsconfig.json', 'bin', 'scripts', 'src', 'test', 'bench']) {
+    for (const entry of ['package.json', 'tsconfig.json', 'bin', 'scripts', 'src', 'test', 'bench', 'web']) {
       if (fs.existsSync(path.join(root, entry))) fs.cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true });
     }
     fs.symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
@@ -30,6 +30,7 @@ test('prepare builds a fresh checkout so npx parley runs; it skips when dist is 
     assert.equal(built.status, 0, built.stdout + built.stderr);
     const cliJs = path.join(copy, 'dist/src/cli.js');
     assert.ok(fs.existsSync(cliJs));
+    assert.ok(fs.existsSync(path.join(copy, 'dist/public/index.html')), 'the web client is built too');
     const after = spawnSync('npx', ['--no-install', 'parley', '--version'], { cwd: copy, env, encoding: 'utf8' });
     assert.equal(after.status, 0, after.stderr);
     assert.equal(after.stdout.trim(), pkg.version);

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { HttpRequest, HttpResponse } from '../types.js';
 import { splitTarget, type UnexpectedHandler } from '../server.js';
 import { ACCOUNTS_PREFIX, serveAccounts } from './accounts.js';
+import { OPS_PATHS } from '../ops-endpoints.js';
 import { DEFAULT_WEB_DIR, loadAssets, type Asset } from './assets.js';
 import { reply, replyJson } from './reply.js';
 
@@ -11,7 +12,8 @@ type RequestHandler = (req: HttpRequest, res: HttpResponse) => Promise<void> | v
 
 /**
  * Paths the client's pages never take, even when no such route exists: the API (and the
- * original's session-authenticated /json/ alias), uploaded files, server files, well-known URIs.
+ * original's session-authenticated /json/ alias), uploaded files, server files, well-known URIs
+ * (and the operators' /healthz, /readyz, /metrics).
  */
 const SERVER_PREFIXES = ['/api/', '/json/', '/user_uploads/', '/static/', '/.well-known/', '/thumbnail', '/avatar/', '/user_avatars/'];
 
@@ -39,7 +41,7 @@ const PAGE_HEADERS: Record<string, string> = {
 };
 
 function isServerPath(pathname: string): boolean {
-  return SERVER_PREFIXES.some((p) => pathname.startsWith(p) || pathname === p.slice(0, -1));
+  return OPS_PATHS.has(pathname) || SERVER_PREFIXES.some((p) => pathname.startsWith(p) || pathname === p.slice(0, -1));
 }
 
 /** The body to send for the client's Accept-Encoding: brotli, else gzip, else as is. */
