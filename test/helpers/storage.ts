@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Store } from '../../src/store/store.js';
+import { TEST_RATE_LIMITS } from './server.js';
 
 const PG_BASE = process.env.PARLEY_TEST_PG_URL ?? '';
 
@@ -66,7 +67,7 @@ export interface ServeProcess {
  */
 export function startServeProcess(root: string, st: FreshStorage, extraArgs: string[] = ['--port', '0'], env: Record<string, string> = {}, cwd?: string): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/parley.js'), 'serve', ...extraArgs, ...st.args], { env: { ...process.env, ...st.env, ...env }, cwd });
+    const child = spawn(process.execPath, [path.join(root, 'bin/parley.js'), 'serve', ...extraArgs, ...st.args], { env: { ...process.env, ...TEST_RATE_LIMITS, ...st.env, ...env }, cwd });
     let out = '';
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     // A server that dies before listening fails the start at once, with its output.
