@@ -1,8 +1,8 @@
 // HTTP/1.1 on the raw socket, as clients send it: pipelining, Connection: close, HTTP/1.0, requests handed to Node's server (chunked, large, malformed) and what follows them, long-polls the client abandons.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { startTestServer, encodeParams, type Client, type TestServer } from './helpers/server.js';
+import { RawClient } from './helpers/raw-http.js';
 
 let s: TestServer;
 let ana: Client;
@@ -17,64 +17,6 @@ before(async () => {
 });
 after(() => s.close());
 
-interface Answer {
-  status: number;
-  head: string;
-  body: string;
-}
-
-/** A client on one socket that reads answers framed by Content-Length, in order. */
-class RawClient {
-  readonly socket = net.connect(port, '127.0.0.1');
-  private buf = Buffer.alloc(0);
-  private waiting: { resolve: (a: Answer) => void; reject: (e: Error) => void }[] = [];
-  private ready: Answer[] = [];
-  ended = false;
-
-  constructor() {
-    this.socket.on('data', (d: Buffer) => {
-      this.buf = Buffer.concat([this.buf, d]);
-      this.drain();
-    });
-    this.socket.on('close', () => {
-      this.ended = true;
-      // An answer still awaited will not come: fail the test rather than hang it.
-      for (const w of this.waiting.splice(0)) w.reject(new Error('the server closed the connection before answering'));
-    });
-    this.socket.on('error', () => {});
-  }
-
-  send(text: string | Buffer): void {
-    this.socket.write(text);
-  }
-
-  next(): Promise<Answer> {
-    const a = this.ready.shift();
-    if (a) return Promise.resolve(a);
-    if (this.ended) return Promise.reject(new Error('the connection is closed'));
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
-  }
-
-  closed(): Promise<void> {
-    return this.ended ? Promise.resolve() : new Promise((r) => this.socket.once('close', () => r()));
-  }
-
-  private drain(): void {
-    for (;;) {
-      const end = this.buf.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = this.buf.toString('latin1', 0, end);
-      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-      if (this.buf.length < end + 4 + length) return;
-      const answer = { status: Number(head.slice(9, 12)), head, body: this.buf.toString('utf8', end + 4, end + 4 + length) };
-      this.buf = this.buf.subarray(end + 4 + length);
-      const w = this.waiting.shift();
-      if (w) w.resolve(answer);
-      else this.ready.push(answer);
-    }
-  }
-}
-
 const get = (path: string, extra = '') => `GET /api/v1/${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\n${extra}\r\n`;
 const post = (path: string, body: string, extra = '') =>
   `POST /api/v1/${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
@@ -83,7 +25,7 @@ const chunked = (path: string, body: string) =>
   `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
 
 test('pipelined requests are answered in order, with Date and keep-alive, and the connection stays usable', async () => {
-  const c = new RawClient();
+  const c = new RawClient(port);
   c.send(get('users/me') + post('messages', encodeParams({ type: 'direct', to: [ana.userId], content: 'pipelined' })) + get('users/me/subscriptions'));
   const [me, sent, subs] = [await c.next(), await c.next(), await c.next()];
   assert.equal(me.status, 200);
@@ -101,7 +43,7 @@ test('pipelined requests are answered in order, with Date and keep-alive, and th
 });
 
 test('a request sent a byte at a time is answered whole', async () => {
-  const c = new RawClient();
+  const c = new RawClient(port);
   const text = Buffer.from(get('users/me'));
   for (let i = 0; i < text.length; i++) c.send(text.subarray(i, i + 1));
   const a = await c.next();
@@ -111,7 +53,7 @@ test('a request sent a byte at a time is answered whole', async () => {
 });
 
 test('Connection: close gets its answer with Connection: close, then the connection ends', async () => {
-  const c = new RawClient();
+  const c = new RawClient(port);
   c.send(get('users/me', 'Connection: close\r\n'));
   const a = await c.next();
   assert.equal(a.status, 200);
@@ -120,7 +62,7 @@ test('Connection: close gets its answer with Connection: close, then the connect
 });
 
 test('a chunked body goes to Node, which answers it, and the connection serves requests afterwards', async () => {
-  const c = new RawClient();
+  const c = new RawClient(port);
   c.send(get('users/me'));
   assert.equal((await c.next()).status, 200);
   c.send(chunked('messages', encodeParams({ type: 'direct', to: [ana.userId], content: 'chunked body' })));
@@ -135,7 +77,7 @@ test('a chunked body goes to Node, which answers it, and the connection serves r
 });
 
 test('HTTP/1.0 (what proxies speak by default) is answered, and closed unless it asked for keep-alive', async () => {
-  const old = new RawClient();
+  const old = new RawClient(port);
   old.send(`GET /api/v1/users/me HTTP/1.0\r\nHost: localhost\r\nAuthorization: ${auth}\r\n\r\n`);
   const a = await old.next();
   assert.equal(a.status, 200);
@@ -143,7 +85,7 @@ test('HTTP/1.0 (what proxies speak by default) is answered, and closed unless it
   assert.match(a.head, /\r\nConnection: close/);
   await old.closed();
 
-  const kept = new RawClient();
+  const kept = new RawClient(port);
   kept.send(`GET /api/v1/users/me HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\nAuthorization: ${auth}\r\n\r\n`);
   assert.equal((await kept.next()).status, 200);
   kept.send(`GET /api/v1/users/me HTTP/1.0\r\nHost: localhost\r\nAuthorization: ${auth}\r\n\r\n`);
@@ -153,7 +95,7 @@ test('HTTP/1.0 (what proxies speak by default) is answered, and closed unless it
 
 test('a body larger than the lean limit, and malformed heads, get what Node answers', async () => {
   // 1.5 MB of form: over the lean server's limit, within Node's path's; the view refuses it as too long.
-  const big = new RawClient();
+  const big = new RawClient(port);
   big.send(post('messages', encodeParams({ type: 'direct', to: [ana.userId], content: 'x'.repeat(1_500_000) })));
   const tooLong = await big.next();
   assert.equal(tooLong.status, 400);
@@ -162,12 +104,12 @@ test('a body larger than the lean limit, and malformed heads, get what Node answ
   assert.equal((await big.next()).status, 200);
   big.socket.destroy();
 
-  const folded = new RawClient();
+  const folded = new RawClient(port);
   folded.send(`GET /api/v1/users/me HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\nX-Folded: a\r\n b\r\n\r\n`);
   assert.equal((await folded.next()).status, 400);
   await folded.closed();
 
-  const smuggled = new RawClient();
+  const smuggled = new RawClient(port);
   smuggled.send(`POST /api/v1/messages HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nContent-Length: 40\r\n\r\nabc`);
   assert.equal((await smuggled.next()).status, 400);
   await smuggled.closed();
@@ -176,7 +118,7 @@ test('a body larger than the lean limit, and malformed heads, get what Node answ
 test('a held long-poll whose client goes away lets go of its queue', async () => {
   const reg = await ana.ok('POST', 'register', { event_types: ['message'] });
   const queueId = reg.queue_id as string;
-  const c = new RawClient();
+  const c = new RawClient(port);
   c.send(get(`events?${encodeParams({ queue_id: queueId, last_event_id: reg.last_event_id as number })}`));
   const queue = s.running.app.queues.get(queueId)!;
   for (let i = 0; i < 100 && !queue.waiter; i++) await new Promise((r) => setTimeout(r, 10));
@@ -186,7 +128,7 @@ test('a held long-poll whose client goes away lets go of its queue', async () =>
   assert.equal(queue.waiter, null);
   // The queue still works for the client's next connection.
   const sent = await ana.ok('POST', 'messages', { type: 'direct', to: [ana.userId], content: 'after the drop' });
-  const again = new RawClient();
+  const again = new RawClient(port);
   again.send(get(`events?${encodeParams({ queue_id: queueId, last_event_id: reg.last_event_id as number })}`));
   const events = JSON.parse((await again.next()).body).events as { type: string; message?: { id: number } }[];
   assert.deepEqual(
