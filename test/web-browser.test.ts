@@ -124,9 +124,9 @@ describe('web client in chromium', { skip }, () => {
   });
 
   test('a server restart shows "Reconnecting", then the client catches up by itself', async () => {
-    const restarting = s.restart();
-    await annPage.getByText('Reconnecting').waitFor();
-    await restarting;
+    // The banner is looked for while the server is down: a restart fast enough for the browser to
+    // retry its poll on the new server unseen would otherwise leave nothing to see.
+    await s.restart(() => annPage.getByText('Reconnecting').waitFor());
     await ben.ok('POST', 'messages', { type: 'stream', to: 'general', topic: 'after restart', content: 'sent after the restart' });
     await message(annPage, 'sent after the restart').waitFor({ timeout: 30_000 });
     await until('the banner goes away', async () => (await annPage.getByText('Reconnecting').count()) === 0);

@@ -148,7 +148,8 @@ export interface TestServer {
   user(name: string, role?: number, opts?: { realm?: Realm; host?: string }): Promise<Client>;
   /** Creates another organization with its owner. */
   realm2(subdomain: string): Promise<{ realm: Realm; owner: Client; host: string }>;
-  restart(): Promise<void>;
+  /** Stops the server and starts it again on the same port and storage; whileDown runs in between. */
+  restart(whileDown?: () => Promise<unknown>): Promise<void>;
   /** Starts another node on the same database with the given overrides (multi-node tests). */
   peer(overrides: Partial<Config>): Promise<RunningServer>;
   close(): Promise<void>;
@@ -208,9 +209,10 @@ export async function startTestServer(opts: { clock?: Clock; env?: Record<string
       const peerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-peer-'));
       return startServer({ ...config, dataDir: peerDir, ...overrides, port: 0 }, { clock: opts.clock, logger });
     },
-    async restart() {
+    async restart(whileDown) {
       await ts.running.close();
       resetConnections();
+      if (whileDown) await whileDown();
       running = await startServer({ ...config, port: Number(new URL(ts.url).port) }, { clock: opts.clock, logger });
       ts.running = running;
     },
