@@ -24,7 +24,7 @@ export interface Config {
   heartbeatSecs: number;
   /** Whether to create a first organization and owner on an empty database. */
   bootstrap: boolean;
-  /** One log line per request (PARLEY_LOG_REQUESTS; on unless set to 0). */
+  /** One log line per request (PARLEY_LOG_REQUESTS=1; off by default, see docs/decisions.md). */
   logRequests: boolean;
   /** Lowest level logged: fatal, error, warn, info (default), debug, trace or silent. */
   logLevel: string;
@@ -113,8 +113,9 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     idleQueueTimeoutSecs: intFrom(env.PARLEY_IDLE_QUEUE_TIMEOUT_SECS, 600, 'PARLEY_IDLE_QUEUE_TIMEOUT_SECS'),
     heartbeatSecs: intFrom(env.PARLEY_HEARTBEAT_SECS, 50, 'PARLEY_HEARTBEAT_SECS'),
     bootstrap: (flags.bootstrap ?? env.PARLEY_BOOTSTRAP ?? '1') !== '0',
-    // On by default (one JSON line per request); PARLEY_LOG_REQUESTS=0 turns the lines off, =1 (as set before) keeps them.
-    logRequests: (env.PARLEY_LOG_REQUESTS ?? '1') !== '0',
+    // Off by default, as before: a line per answered long-poll costs a third of delivery's CPU at
+    // 10,000 listeners (docs/decisions.md). PARLEY_LOG_REQUESTS=1 turns the JSON lines on.
+    logRequests: (env.PARLEY_LOG_REQUESTS ?? '0') !== '0',
     logLevel: logLevelFrom(flags['log-level'] ?? env.PARLEY_LOG_LEVEL),
     metrics: switchFrom(flags.metrics ?? (env.PARLEY_METRICS || undefined), 'metrics'),
     metricsToken: env.PARLEY_METRICS_TOKEN ?? '',

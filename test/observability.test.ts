@@ -78,7 +78,7 @@ let ana: Client;
 
 before(async () => {
   logs = new LogCapture();
-  s = await startTestServer({ logStream: logs, env: { PARLEY_METRICS: '1' } });
+  s = await startTestServer({ logStream: logs, env: { PARLEY_METRICS: '1', PARLEY_LOG_REQUESTS: '1' } });
   ana = await s.user('Ana Logged');
 });
 after(async () => {
@@ -303,7 +303,7 @@ test('PARLEY_LOG_LEVEL=warn and PARLEY_LOG_REQUESTS=0 leave request lines out; t
 
 test('an unexpected error is answered 500 and logged at error level with the request id; /readyz names the database', async () => {
   const broken = new LogCapture();
-  const b = await startTestServer({ logStream: broken });
+  const b = await startTestServer({ logStream: broken, env: { PARLEY_LOG_REQUESTS: '1' } });
   try {
     const owner = b.owner;
     await owner.ok('GET', 'users/me');

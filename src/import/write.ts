@@ -72,7 +72,8 @@ export async function importBundle(app: AppContext, bundle: ImportBundle, opts: 
   // Files are written during the transaction (their paths go into rows); on failure they are removed.
   const written: string[] = [];
   try {
-    const { result } = await app.store.write((tx) => writeAll(app, tx, bundle, subdomain, name, now, written, opts));
+    const target: ImportTarget = { subdomain, name, now, written, opts };
+    const { result } = await app.store.write((tx) => writeAll(app, tx, bundle, target));
     app.caches.invalidateRealms();
     const realm = await app.store.db.selectFrom('realms').selectAll().where('id', '=', result.realm_id).executeTakeFirstOrThrow();
     for (const kind of SYSTEM_BOT_KINDS) await systemBot(app, realm, kind);
@@ -88,23 +89,23 @@ export async function importBundle(app: AppContext, bundle: ImportBundle, opts: 
   }
 }
 
-async function writeAll(
-  app: AppContext,
-  tx: Transaction<DB>,
-  bundle: ImportBundle,
-  subdomain: string,
-  name: string,
-  now: number,
-  written: string[],
-  opts: ImportOptions,
-): Promise<{ counts: ImportCounts; realm_id: number; maxMessageId: number }> {
+/** The new organization's names and time, the files written so far (removed on failure), and the caller's options. */
+interface ImportTarget {
+  subdomain: string;
+  name: string;
+  now: number;
+  written: string[];
+  opts: ImportOptions;
+}
+
+async function writeAll(app: AppContext, tx: Transaction<DB>, bundle: ImportBundle, target: ImportTarget): Promise<{ counts: ImportCounts; realm_id: number; maxMessageId: number }> {
   // A large import touches far more index pages than the server's usual 32 MB cache holds: its own
   // connection keeps them in memory while it runs (the setting is per connection, restored after).
   const sqlite = app.store.dialect === 'sqlite';
   const cacheSize = sqlite ? (await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(tx)).rows[0].cache_size : 0;
   if (sqlite && bundle.messages.length > IMPORT_CACHE_THRESHOLD) await sql`PRAGMA cache_size = -262144`.execute(tx);
   try {
-    return await writeRows(app, tx, bundle, subdomain, name, now, written, opts);
+    return await writeRows(app, tx, bundle, target);
   } finally {
     if (sqlite) await sql.raw(`PRAGMA cache_size = ${Number(cacheSize)}`).execute(tx);
   }
@@ -113,16 +114,8 @@ async function writeAll(
 /** Imports with more messages than this get the larger page cache (256 MB) while they run. */
 const IMPORT_CACHE_THRESHOLD = 10_000;
 
-async function writeRows(
-  app: AppContext,
-  tx: Transaction<DB>,
-  bundle: ImportBundle,
-  subdomain: string,
-  name: string,
-  now: number,
-  written: string[],
-  opts: ImportOptions,
-): Promise<{ counts: ImportCounts; realm_id: number; maxMessageId: number }> {
+async function writeRows(app: AppContext, tx: Transaction<DB>, bundle: ImportBundle, target: ImportTarget): Promise<{ counts: ImportCounts; realm_id: number; maxMessageId: number }> {
+  const { subdomain, name, now, written, opts } = target;
   const realm = await insertRealmRows(tx, subdomain, name, bundle.dateCreated ?? now);
   if (bundle.description) await tx.updateTable('realms').set({ description: bundle.description }).where('id', '=', realm.id).execute();
   const userIds = await writeUsers(app, tx, realm, bundle);
