@@ -14,7 +14,7 @@ export const LABELS = ['100', '1000', '10000'];
  * listening children (each count starts new ones) are still compiling their paths through the
  * first several thousand. With 2,000 (20 messages at 100 listeners), the last listener of each of
  * the next dozen messages still got it after 10–15 ms, of the ones after that after 5–7 ms
- * (docs/performance.md, eighth pass). The largest count follows the others and gets two messages.
+ * (docs/performance.md, appendix: eighth pass). The largest count follows the others and gets two messages.
  */
 const MAX_WARMUP_MESSAGES = 100;
 /** Warm-up messages need no quiet time between them, only each to have reached every queue. */

@@ -5,7 +5,7 @@
  * flight and the connections held back all fill to 10,000 and drain again on every message to a
  * 10,000-person channel. A Set rebuilds its hash table each time it doubles or halves, and those
  * tables lived long enough to be copied by the young-generation collector: about a fifth of the
- * bytes it copied in that benchmark (docs/performance.md, thirteenth pass). Here a member records
+ * bytes it copied in that benchmark (docs/performance.md, "Long-polls and fan-out"). Here a member records
  * its own position, so deleting one is a store; the arrays keep their size (the most members held
  * at once, with at most as many holes) and are compacted in place.
  */

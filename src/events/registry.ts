@@ -54,7 +54,7 @@ export const MIN_ANSWER_GAP_MS = 25;
  * moved within this machine's noise against the 25 ms gap alone). Under moderate load
  * the short gap stays: its answers come in smaller bursts, which sends arriving meanwhile wait
  * behind (at a paced 500 msg/s, send p99 of 11.5–12.2 ms against 16–23 ms with 50 ms throughout;
- * docs/performance.md, ninth pass).
+ * docs/performance.md, "Long-polls and fan-out").
  */
 export const BUSY_ANSWER_GAP_MS = 100;
 // Sustained load, not a burst: one fan-out to 1,000 queues every 100 ms keeps the loop about half busy.

@@ -8,7 +8,7 @@ import type { CloseWatcher } from './types.js';
 /**
  * Why: a held long-poll answered through Node's HTTP server costs, per answer and next poll, about
  * twice the CPU of the same exchange on the bare socket (request, response and parser objects, their
- * stream states and events), and most of a held poll's memory (docs/performance.md, eleventh pass).
+ * stream states and events), and most of a held poll's memory (docs/performance.md, "HTTP").
  * Long-polls, sends and reads are plain requests; this serves exactly those (see h1-head.ts) and
  * hands everything else, at a request boundary, to Node's server, which keeps the connection.
  */

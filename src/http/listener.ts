@@ -64,7 +64,7 @@ export function createListener(onRequest: (req: HttpRequest, res: HttpResponse) 
   });
   const sessions = new Set<http2.ServerHttp2Session>();
   // Made at the first HTTP/2 connection: Node's HTTP/2 module and its server cost a server that
-  // never sees one about 2 MB of memory (docs/performance.md, twelfth pass).
+  // never sees one about 2 MB of memory (docs/performance.md, "HTTP").
   let h2: http2.Http2Server | null = null;
   const h2Server = (): http2.Http2Server => {
     if (h2) return h2;

@@ -11,7 +11,7 @@ export const PARTIAL_SUBSCRIBERS_THRESHOLD = 250;
  * Active subscribers (active users only) of each channel, sorted by user ID: one row per channel,
  * its IDs as text, from subscriptions_stream alone (user_active is the user's active state, kept
  * by actions/user-active.ts). A row per subscription joined to its user cost a fifth of register
- * in a 10,000-person organization (docs/performance.md, register at scale).
+ * in a 10,000-person organization (docs/performance.md, "Register").
  */
 export async function subscribersByStream(tx: Tx, streamIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>();
