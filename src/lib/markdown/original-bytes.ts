@@ -23,6 +23,8 @@ export function originalBytes(html: string): string {
     // An inline $$…$$ error is plain Markdown text in the original, which leaves quotes as they are.
     html = html.replace(TEX_SOURCE, (m, open: string, body: string, close: string) => (body.startsWith('$$') ? m : open + quoteText(body, '&#x27;') + close));
   }
+  // A preview closing a spoiler is the last element there in the original, with no line break after it.
+  if (html.includes('spoiler-content')) html = html.replace(/(<div class="message_inline_image[^"]*">(?:(?!<\/div>)[\s\S])*<\/div>)\n(<\/div><\/div>)/g, '$1$2');
   if (html.includes(' style="')) html = html.replace(/ style="([^"]*[^;"])"/g, ' style="$1;"');
   return html;
 }
