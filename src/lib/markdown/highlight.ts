@@ -55,6 +55,12 @@ const unescape = (s: string): string => s.replace(/&(?:amp|lt|gt|quot|#x27|#39);
 
 export const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
+/**
+ * Code text escaped as the sanitizer's shortcut keeps it (`'` stays a plain character), so code
+ * messages skip sanitize-html's full parse; `original-bytes.ts` then writes `&#39;` as Pygments does.
+ */
+const escapeCode = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
 /** Walks highlight.js's HTML (spans and escaped text only) into classed pieces. */
 function pieces(html: string, hl: string, prof: Profile | undefined): Piece[] {
   const out: Piece[] = [];
@@ -186,7 +192,7 @@ export function highlight(code: string, hl: string | null, hlLines?: HighlightLi
         cur = '';
       }
       const part = parts[i];
-      if (part) cur += cls && (cls === 'w' || part.trim()) ? `<span class="${cls}">${escapeHtml(part)}</span>` : escapeHtml(part);
+      if (part) cur += cls && (cls === 'w' || part.trim()) ? `<span class="${cls}">${escapeCode(part)}</span>` : escapeCode(part);
     }
   }
   if (cur) lines.push(cur);
