@@ -74,7 +74,8 @@ function pieces(html: string, hl: string, prof: Profile | undefined): Piece[] {
     } else if (m[0] === '</span>') stack.pop();
     else {
       const text = unescape(m[0]);
-      let cls = [...stack].reverse().find((c) => c) ?? '';
+      let cls = '';
+      for (let i = stack.length - 1; i >= 0 && !cls; i--) cls = stack[i];
       // A preprocessor line (#include <x>) is one cp token and its file name a cpf, as Pygments' C lexers read it.
       if (prof && stack.includes('cp') && cls !== 'cp') cls = cls === 's' ? 'cpf' : cls === 'k' ? 'cp' : cls;
       if (cls) out.push([refine(cls, text, offset === 0, prof), text]);

@@ -4,9 +4,11 @@ const CODE_BLOCK = /(<div class="codehilite"[^>]*><pre><span><\/span><code>)([\s
 // KaTeX's TeX annotation and the original's tex-error spans escape quotes the way Python's html.escape does.
 const TEX_SOURCE = /(<annotation encoding="application\/x-tex">|<span class="tex-error">)([^<]*)(<\/annotation>|<\/span>)/g;
 
-/** Quotes in the text (not the tags) of a sanitized fragment, as entities. */
+/** Quotes in the text (not the tags) of a sanitized fragment, as entities; only text runs holding one are rewritten. */
 function quoteText(body: string, apostrophe: string): string {
-  return body.replace(/(<[^>]*>)|["']/g, (q, tag: string | undefined) => tag ?? (q === '"' ? '&quot;' : apostrophe));
+  if (!body.includes('"') && !body.includes("'")) return body;
+  // Text runs lie between '>' and '<' (sanitized attribute values hold neither); the body starts with text.
+  return ('>' + body).replace(/>[^<]*["'][^<]*(?=<|$)/g, (t) => t.replace(/"/g, '&quot;').replace(/'/g, apostrophe)).slice(1);
 }
 
 /**
