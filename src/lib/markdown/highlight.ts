@@ -59,7 +59,8 @@ export const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replac
  * Code text escaped as the sanitizer's shortcut keeps it (`'` stays a plain character), so code
  * messages skip sanitize-html's full parse; `original-bytes.ts` then writes `&#39;` as Pygments does.
  */
-const escapeCode = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeCode = (s: string): string => (NEEDS_ESCAPE.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;') : s);
+const NEEDS_ESCAPE = /[&<>"]/;
 
 /** Walks highlight.js's HTML (spans and escaped text only) into classed pieces. */
 function pieces(html: string, hl: string, prof: Profile | undefined): Piece[] {
@@ -87,6 +88,7 @@ function pieces(html: string, hl: string, prof: Profile | undefined): Piece[] {
 }
 
 const IDENT = /^[A-Za-z_$@][\w$]*[?!]?$/;
+const HAS_SPACE = /\s/;
 /** Classes whose text Pygments splits at whitespace (names, keywords, operators), unlike strings and comments. */
 const SPLITTABLE = /^(?:k|n|o|p|m|b|g[^dih])/;
 
@@ -103,11 +105,11 @@ function pygmentize(list: Piece[], prof: Profile): Piece[] {
       out.push(['si', interp[1]], ...pygmentize(plainPieces(interp[2], '', prof), prof), ['si', interp[3]]);
       continue;
     }
-    const parts = cls0 === '' || SPLITTABLE.test(cls0) ? text0.split(/(\s+)/) : [text0];
+    const parts = (cls0 === '' || SPLITTABLE.test(cls0)) && HAS_SPACE.test(text0) ? text0.split(/(\s+)/) : [text0];
     for (const text of parts) {
       if (!text) continue;
       let cls = cls0;
-      if (!text.trim()) {
+      if (HAS_SPACE.test(text) && !text.trim()) {
         out.push([cls === '' || SPLITTABLE.test(cls) ? (prof.ws ? 'w' : '') : cls, text]);
         continue;
       }
@@ -186,7 +188,7 @@ export function highlight(code: string, hl: string | null, hlLines?: HighlightLi
   const lines: string[] = [];
   let cur = '';
   for (const [cls, text] of merged) {
-    const parts = text.split('\n');
+    const parts = text.includes('\n') ? text.split('\n') : [text];
     for (let i = 0; i < parts.length; i++) {
       if (i > 0) {
         lines.push(cur + '\n');
