@@ -104,3 +104,12 @@ test('mentions carry all their classes; time keeps the original\'s element', () 
   );
   assert.equal(renderMessage('<time:2024-01-01T10:00:00Z>', emojiCtx).html, '<p><time datetime="2024-01-01T10:00:00Z">2024-01-01T10:00:00Z</time></p>');
 });
+
+test('lexer habits: Java attributes and bracket operators, C preprocessor lines, TypeScript types, JavaScript name classes', () => {
+  const java = renderMessage('```java\nString[] a = System.out.x;\n```', ctx).html;
+  assert.match(java, /<span class="n">String<\/span><span class="o">\[\]<\/span><span class="w"> <\/span>/);
+  assert.match(java, /<span class="n">System<\/span><span class="p">\.<\/span><span class="na">out<\/span><span class="p">\.<\/span><span class="na">x<\/span>/);
+  assert.match(renderMessage('```c\n#include <stdio.h>\n```', ctx).html, /<span class="cp">#include<\/span><span class="w"> <\/span><span class="cpf">&lt;stdio.h&gt;<\/span>/);
+  assert.match(renderMessage('```ts\nlet n: number = 1;\n```', ctx).html, /<span class="kd">let<\/span><span class="w"> <\/span><span class="nx">n<\/span><span class="o">:<\/span><span class="w"> <\/span><span class="kt">number<\/span>/);
+  assert.match(renderMessage("```js\nconst s = 'a';\n```", ctx).html, /<span class="s1">&#39;a&#39;<\/span>/);
+});

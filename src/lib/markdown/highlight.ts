@@ -43,8 +43,10 @@ function plainPieces(text: string, hl: string, prof: Profile | undefined): Piece
     else if (m[4]) out.push(['o', m[4]]);
     else if (m[5]) {
       // Pygments' C-like lexers read ':' as an operator, Python's as punctuation.
-      if (!prof || !m[5].includes(':')) out.push(['p', m[5]]);
-      else for (const part of m[5].split(/(:+)/)) if (part) out.push([part.startsWith(':') ? prof.colon : 'p', part]);
+      // Which of these marks a lexer calls operators differs: ':' in C-like lexers, '[' ']' in Java's.
+      const ops = prof ? (prof.colon === 'o' ? ':' : '') + (prof.bracketOps ? '[]' : '') : '';
+      if (!ops || !/[:[\]]/.test(m[5])) out.push(['p', m[5]]);
+      else for (const ch of m[5]) out.push([ops.includes(ch) ? 'o' : 'p', ch]);
     } else out.push(['', m[0]]);
   }
   return out;
@@ -103,6 +105,12 @@ function pygmentize(list: Piece[], prof: Profile): Piece[] {
     const interp = cls0 === 'si' ? /^([$#]?\{)(.+)(\})$/s.exec(text0) : null;
     if (interp) {
       out.push(['si', interp[1]], ...pygmentize(plainPieces(interp[2], '', prof), prof), ['si', interp[3]]);
+      continue;
+    }
+    // A preprocessor token keeps its inner spaces (<!DOCTYPE html>); spaces after it are whitespace tokens.
+    const trailing = cls0 === 'cp' && prof.ws ? /\s+$/.exec(text0) : null;
+    if (trailing) {
+      out.push(['cp', text0.slice(0, trailing.index)], ['w', trailing[0]]);
       continue;
     }
     const parts = (cls0 === '' || SPLITTABLE.test(cls0)) && HAS_SPACE.test(text0) ? text0.split(/(\s+)/) : [text0];

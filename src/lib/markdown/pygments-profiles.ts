@@ -16,6 +16,8 @@ export interface Profile {
   name: string;
   /** The class of `:` outside strings (an operator in C-like lexers, punctuation in Python's). */
   colon: string;
+  /** `[` and `]` are operators (Java's lexer), not punctuation. */
+  bracketOps?: boolean;
   /** Words with a fixed class (keywords by kind, builtins, constants). */
   words: Record<string, string>;
   /** The class of the identifier right after one of these keywords (`def` → nf, `class` → nc). */
@@ -82,8 +84,9 @@ export const PROFILES: Record<string, Profile> = {
       kt: 'boolean byte char double float int long short void var', kn: 'import package', kc: 'true false null',
     }),
     after: { class: 'nc', interface: 'nc', enum: 'nc', import: 'nn', package: 'nn' },
-    remap: { nb: 'n', nv: 'n', py: 'na' },
+    remap: { nb: 'n', nv: 'n', py: 'na', kt: 'n' },
     attr: 'na',
+    bracketOps: true,
   }),
   c: base({ words: words(C_WORDS), remap: { nb: 'n' } }),
   cpp: base({
