@@ -110,10 +110,6 @@ export function shebang(code: string): Shebang | null {
   return { lang: m[2] && codeLanguage(m[2]).hl ? m[2] : null, hlLines };
 }
 
-export function shebangLanguage(code: string): string | null {
-  return shebang(code)?.lang ?? null;
-}
-
 /** Code block body as the original normalizes it: trailing spaces and surrounding blank lines dropped, one final newline. */
 export function tidyCode(text: string): string {
   const lines = text.split('\n').map((l) => l.replace(/\s+$/, ''));
