@@ -1,10 +1,7 @@
-// Code blocks: language names as the original reports them, highlight.js tokens mapped to the Pygments classes clients style.
-import { createRequire } from 'node:module';
+// Code blocks: language names as the original reports them, the first-line language marker, the block's structure.
+import { escapeHtml, hljs, highlight } from './highlight.js';
 
-// highlight.js with all its languages is large and most messages have no code: load it on first use.
-const require = createRequire(import.meta.url);
-let hljsModule: typeof import('highlight.js').default | null = null;
-const hljs = () => (hljsModule ??= require('highlight.js') as typeof import('highlight.js').default);
+export { escapeHtml };
 
 /** Language alias → [highlight.js language, display name the original puts in data-code-language]. */
 const LANGUAGES: Record<string, [string, string]> = {};
@@ -91,97 +88,26 @@ export function codeLanguage(raw: string): CodeLanguage {
   return hl ? { hl: key, name: hl.name ?? raw } : { hl: null, name: raw };
 }
 
-/** A first line naming the language (#!python, #!/usr/bin/env python, :::python) when no language is given. */
-const SHEBANG = /^(?:#!|:::)(?:\S*\/)?(?:env\s+)?([\w+#.-]+)\s*$/;
+/**
+ * A first line marking the language when the fence names none: `#!` or two or more colons, an
+ * optional path, the language, and optionally `hl_lines="1 3"` (lines to highlight, counted from
+ * this line, which stays in the block), as the original's code highlighter reads it.
+ */
+const SHEBANG = /^(?:::+|#!)((?:\/\w+)*[/ ])?([\w#.+-]*)\s*(?:hl_lines=("|')(.*?)\3)?/;
 
-export function shebangLanguage(code: string): string | null {
+export interface Shebang {
+  /** The language named, when highlight.js knows it. */
+  lang: string | null;
+  hlLines: Set<number>;
+}
+
+export function shebang(code: string): Shebang | null {
   const m = SHEBANG.exec(code.slice(0, code.indexOf('\n') >>> 0));
-  return m && codeLanguage(m[1]).hl ? m[1] : null;
-}
-
-/** highlight.js scope → Pygments short class (the original's clients style these). */
-const SCOPES: Record<string, string> = {
-  keyword: 'k', built_in: 'nb', type: 'kt', literal: 'kc', operator: 'o', punctuation: 'p', property: 'py',
-  subst: 'si', symbol: 'ss', regexp: 'sr', 'char.escape': 'se', doctag: 'sd', meta: 'cp', 'meta.keyword': 'cp',
-  'meta.string': 'cpf', title: 'n', 'title.function': 'nf', 'title.class': 'nc', 'title.class.inherited': 'nc',
-  variable: 'nv', 'variable.language': 'bp', 'variable.constant': 'no', attr: 'na', attribute: 'na', name: 'nt',
-  'selector-tag': 'nt', 'selector-class': 'nc', 'selector-id': 'nn', 'selector-attr': 'na', 'selector-pseudo': 'nd',
-  section: 'gh', emphasis: 'ge', strong: 'gs', addition: 'gi', deletion: 'gd', link: 'nl', quote: 'c1', bullet: 'k',
-  'template-variable': 'nv', 'template-tag': 'cp', tag: '', params: '', function: '', class: '', string: 's', number: 'm', comment: 'c',
-};
-
-/** Pygments names some identifiers specially; everything else unclassified is a plain name. */
-const PSEUDO: Record<string, Record<string, string>> = {
-  python: { self: 'bp', cls: 'bp', True: 'kc', False: 'kc', None: 'kc' },
-  javascript: { this: 'bp' },
-  typescript: { this: 'bp' },
-  php: { this: 'bp' },
-};
-
-const PLAIN_NAME: Record<string, string> = { php: 'nx', javascript: 'nx', typescript: 'nx' };
-
-function refine(cls: string, text: string, atStart: boolean): string {
-  if (cls === 's') return text.startsWith('"') ? 's2' : text.startsWith("'") ? 's1' : text.startsWith('`') ? 'sb' : 's';
-  if (cls === 'm') return /^0x/i.test(text) ? 'mh' : /[.eE]/.test(text) && !/^0x/i.test(text) ? 'mf' : 'mi';
-  if (cls === 'c') return atStart && text.startsWith('#!') ? 'ch' : /^(\/\*|<!--|""")/.test(text) ? 'cm' : 'c1';
-  return cls;
-}
-
-type Piece = [cls: string, text: string];
-
-const WORDS = /(\s+)|([A-Za-z_$][\w$]*)|(\d[\w.]*)|([=+\-*/%<>!&|^~?]+)|([()[\]{},;:.@]+)|([^])/gu;
-
-/** Text no highlight.js scope covers, split the way Pygments lexes it: names, numbers, operators, punctuation. */
-function plainPieces(text: string, hl: string): Piece[] {
-  if (hl === 'latex') return [...text.matchAll(/([{}]+)|([^{}]+)/g)].map((m) => [m[1] ? 'nb' : '', m[0]]);
-  if (['plaintext', 'markdown', 'diff'].includes(hl)) return [['', text]];
-  const out: Piece[] = [];
-  for (const m of text.matchAll(WORDS)) {
-    if (m[2]) out.push([PSEUDO[hl]?.[m[2]] ?? PLAIN_NAME[hl] ?? 'n', m[2]]);
-    else if (m[3]) out.push([refine('m', m[3], false), m[3]]);
-    else if (m[4]) out.push(['o', m[4]]);
-    else if (m[5]) out.push(['p', m[5]]);
-    else out.push(['', m[0]]);
-  }
-  return out;
-}
-
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'", '&#39;': "'" };
-const unescape = (s: string): string => s.replace(/&(?:amp|lt|gt|quot|#x27|#39);/g, (e) => ENTITIES[e]);
-export const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
-/** Walks highlight.js's HTML (spans and escaped text only) into classed pieces. */
-function pieces(html: string, hl: string): Piece[] {
-  const out: Piece[] = [];
-  const stack: string[] = [];
-  let offset = 0;
-  for (const m of html.matchAll(/<span class="([^"]*)">|<\/span>|[^<]+/g)) {
-    if (m[1] !== undefined) {
-      const [first, ...rest] = m[1].split(' ');
-      const scope = [first.replace(/^hljs-/, ''), ...rest.map((r) => r.replace(/_+$/, ''))].join('.');
-      stack.push(SCOPES[scope] ?? SCOPES[scope.split('.')[0]] ?? '');
-    } else if (m[0] === '</span>') stack.pop();
-    else {
-      const text = unescape(m[0]);
-      const cls = [...stack].reverse().find((c) => c) ?? '';
-      if (cls) out.push([refine(cls, text, offset === 0), text]);
-      else out.push(...plainPieces(text, hl));
-      offset += text.length;
-    }
-  }
-  return out;
-}
-
-/** The inner HTML of <code>: Pygments-classed spans, adjacent pieces of one class merged. */
-export function highlight(code: string, hl: string | null): string {
-  if (!hl || !hljs().getLanguage(hl)) return escapeHtml(code);
-  const merged: Piece[] = [];
-  for (const [cls, text] of pieces(hljs().highlight(code, { language: hl, ignoreIllegals: true }).value, hl)) {
-    const last = merged[merged.length - 1];
-    if (last && last[0] === cls) last[1] += text;
-    else merged.push([cls, text]);
-  }
-  return merged.map(([cls, text]) => (cls && text.trim() ? `<span class="${cls}">${escapeHtml(text)}</span>` : escapeHtml(text))).join('');
+  if (!m) return null;
+  const nums = (m[4] ?? '').split(/\s+/).filter(Boolean).map(Number);
+  // Like the original, a malformed list highlights nothing rather than part of it.
+  const hlLines = new Set(nums.every((n) => Number.isInteger(n)) ? nums : []);
+  return { lang: m[2] && codeLanguage(m[2]).hl ? m[2] : null, hlLines };
 }
 
 /** Code block body as the original normalizes it: trailing spaces and surrounding blank lines dropped, one final newline. */
@@ -196,8 +122,8 @@ export function codeBlockHtml(rawCode: string, langInfo: string, defaultLang: st
   const code = tidyCode(rawCode);
   const given = langInfo || defaultLang;
   if (!given) {
-    const sb = shebangLanguage(code);
-    return `<div class="codehilite"><pre><span></span><code>${highlight(code, sb ? codeLanguage(sb).hl : null)}</code></pre></div>\n`;
+    const sb = shebang(code);
+    return `<div class="codehilite"><pre><span></span><code>${highlight(code, sb?.lang ? codeLanguage(sb.lang).hl : null, sb?.hlLines)}</code></pre></div>\n`;
   }
   const l = codeLanguage(given);
   return `<div class="codehilite" data-code-language="${escapeHtml(l.name)}"><pre><span></span><code>${highlight(code, l.hl)}</code></pre></div>\n`;

@@ -88,14 +88,8 @@ function fenceRule(state: StateBlock, startLine: number, endLine: number, silent
     state.push('blockquote_close', 'blockquote', -1);
   } else {
     state.push('spoiler_open', 'div', 1).map = [startLine, next];
-    if (header) {
-      state.push('paragraph_open', 'p', 1);
-      const inline = state.push('inline', '', 0);
-      inline.content = header;
-      inline.map = [startLine, startLine + 1];
-      inline.children = [];
-      state.push('paragraph_close', 'p', -1);
-    }
+    // The header is Markdown blocks of its own in the original (a heading, a list…), not just a paragraph.
+    if (header) state.md.block.parse(header, state.md, state.env, state.tokens);
     state.push('spoiler_content_open', 'div', 1);
     state.md.block.tokenize(state, startLine + 1, contentEnd);
     state.push('spoiler_close', 'div', -1);
@@ -115,10 +109,10 @@ export const fencePlugin = (md: MarkdownIt): void => {
   const r = md.renderer.rules;
   r.zcode = (tokens: Token[], idx: number, _o: unknown, env: unknown) => codeBlockHtml(tokens[idx].content, tokens[idx].info, (env as Env).ctx.defaultCodeBlockLanguage);
   r.code_block = (tokens: Token[], idx: number) => codeBlockHtml(tokens[idx].content, '', '');
+  // Each blank-line-separated part of a math block is its own display formula, all in one paragraph, as in the original.
   r.zmath = (tokens: Token[], idx: number) => {
-    const tex = tokens[idx].content.replace(/\n$/, '');
-    const html = renderTex(tex, true);
-    return `<p>${html ?? `<span class="tex-error">${escapeHtml(tex)}</span>`}</p>\n`;
+    const parts = tokens[idx].content.replace(/\n$/, '').split('\n\n');
+    return `<p>${parts.map((tex) => renderTex(tex, true) ?? `<span class="tex-error">${escapeHtml(tex)}</span>`).join('\n\n')}</p>\n`;
   };
   r.spoiler_open = () => '<div class="spoiler-block"><div class="spoiler-header">\n';
   r.spoiler_content_open = () => '</div><div class="spoiler-content" aria-hidden="true">\n';

@@ -12,6 +12,7 @@ import { autolink, findUrls } from './autolink.js';
 import { mathPlugin } from './math.js';
 import { mentionPlugin, type MentionEnv } from './mentions.js';
 import { inlinePreviews } from './previews.js';
+import { originalBytes } from './original-bytes.js';
 import { sanitize } from './sanitize.js';
 import { timePlugin } from './time.js';
 
@@ -76,7 +77,7 @@ function plainResult(html: string): RenderResult {
 /** The whole pipeline: parse with our rules, render, sanitize. */
 export function renderFull(content: string, ctx: RenderContext): RenderResult {
   const env = newEnv(ctx);
-  const html = sanitize(md.render(content, env as unknown as Record<string, unknown>)).replace(/\n+$/, '');
+  const html = originalBytes(sanitize(md.render(content, env as unknown as Record<string, unknown>))).replace(/\n+$/, '');
   return {
     html,
     mentionedUserIds: [...env.mentionedUserIds].sort((a, b) => a - b),
