@@ -24,6 +24,7 @@ import { messageDict, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/m
 import { applyMentionBits, flagNameMap, mentionBitsFor, orFlags, wildcardTopicParticipants } from '../lib/messages/flags-sql.js';
 import { alertedUserIds, realmAlertWords, type RealmAlertWords } from '../lib/personal/alert-words.js';
 import { mutersOf } from '../lib/muted-users.js';
+import { triggerOutgoingWebhooks } from './outgoing-webhooks.js';
 import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { streamPeerAudience } from '../lib/streams/access.js';
@@ -159,6 +160,9 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
   app.counters.sendCommits++;
   publishCommitted(app, realm.id, stamp, result.outgoing);
   app.search.noteCommitted(result.id);
+  // Outgoing-webhook bots mentioned or written to: called after this returns (the one-statement path
+  // above takes no message with mentions, and channel messages trigger only by mention).
+  triggerOutgoingWebhooks(app, realm, sender, result.outgoing[0], rendered.mentionedUserIds, doSendMessage);
   return { id: result.id };
 }
 
