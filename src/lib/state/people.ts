@@ -1,7 +1,9 @@
-// Register state about people: user_status (everyone's statuses the user may see) and muted_users (their own list).
+// Register state about people: user_status (everyone's statuses the user may see), muted_users (their own
+// list) and the incoming-webhook integrations offered.
 import type { StateFetcher } from './context.js';
 import { realmStatuses } from '../user-status.js';
 import { mutedUsersOf } from '../muted-users.js';
+import { INTEGRATIONS } from '../incoming-webhooks.js';
 
 const userStatusState: StateFetcher = {
   types: ['user_status'],
@@ -17,4 +19,13 @@ const mutedUsersState: StateFetcher = {
   },
 };
 
-export const peopleStates: StateFetcher[] = [userStatusState, mutedUsersState];
+
+/** realm_incoming_webhook_bots: the integrations this server offers (fixed; no event changes them). */
+export const incomingWebhookState: StateFetcher = {
+  types: ['realm_incoming_webhook_bots'],
+  async fetch() {
+    return { realm_incoming_webhook_bots: INTEGRATIONS };
+  },
+};
+
+export const peopleStates: StateFetcher[] = [userStatusState, mutedUsersState, incomingWebhookState];
