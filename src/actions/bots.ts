@@ -8,11 +8,16 @@ import { publishCommitted, to } from '../events/publish.js';
 import { checkFullName, insertUser } from './users.js';
 import { presentBot } from '../presenters/bot.js';
 import { realmHostName } from '../lib/users.js';
+import { newApiKey } from '../lib/secrets.js';
+import { NO_BOT_CONFIG } from '../lib/bots.js';
+import { botServicesChanged, serviceDict, type ServiceInput } from '../lib/outgoing-webhooks.js';
 
 export interface NewBotInput {
   fullName: string;
   shortName: string;
   botType: number;
+  /** An outgoing-webhook bot's URL and interface. */
+  service?: ServiceInput;
 }
 
 /** The organization's host name, which bots' addresses use as their domain. */
@@ -52,9 +57,17 @@ export async function doCreateBot(app: AppContext, realm: Realm, owner: User, in
       now,
     );
     const admins = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).where('role', '<=', Role.ADMINISTRATOR).execute();
-    events.push(to([owner.id, ...admins.map((a) => a.id)], { type: 'realm_bot', op: 'add', bot: presentBot(user) }));
+    let services: ReturnType<typeof serviceDict>[] = [];
+    if (input.service) {
+      // The token the payloads carry, for the bot's server to check that a call comes from here.
+      const row = { bot_id: user.id, base_url: input.service.payloadUrl, interface: input.service.interfaceType, token: newApiKey() };
+      await tx.insertInto('bot_services').values(row).execute();
+      services = [serviceDict(row)];
+    }
+    events.push(to([owner.id, ...admins.map((a) => a.id)], { type: 'realm_bot', op: 'add', bot: presentBot(user, { ...NO_BOT_CONFIG, services }) }));
     return { user, events };
   });
   publishCommitted(app, realm.id, stamp, result.events);
+  if (input.service) botServicesChanged(app, realm.id);
   return result.user;
 }

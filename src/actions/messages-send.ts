@@ -23,6 +23,8 @@ import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/message
 import { messageDict, MESSAGE_TYPE_PRIVATE, MESSAGE_TYPE_STREAM } from '../lib/messages/dicts.js';
 import { applyMentionBits, flagNameMap, mentionBitsFor, orFlags, wildcardTopicParticipants } from '../lib/messages/flags-sql.js';
 import { alertedUserIds, realmAlertWords, type RealmAlertWords } from '../lib/personal/alert-words.js';
+import { mutersOf } from '../lib/muted-users.js';
+import { triggerOutgoingWebhooks } from './outgoing-webhooks.js';
 import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { streamPeerAudience } from '../lib/streams/access.js';
@@ -54,7 +56,9 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
   const dialect = app.store.dialect;
   // From memory after the realm's first send (reloaded when someone's words change): no query per send.
   const alertWords = await realmAlertWords(app, realm.id);
-  if (dialect === 'postgres') {
+  // Recipients who muted the sender get the message already read; from memory as the alert words are.
+  const muters = await mutersOf(app, realm.id, sender.id);
+  if (dialect === 'postgres' && !muters.length) {
     const sent = await sendToRememberedChannel(app, realm, sender, input, content, rendered, now, alertWords);
     if (sent) return sent;
   }
@@ -128,10 +132,14 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
       const alerted = alertedUserIds(alertWords, bits.keys(), sender.id, content);
       for (const userId of alerted) bits.set(userId, bits.get(userId)! | FLAG_BITS.has_alert_word);
       await orFlags(tx, [id], alerted, FLAG_BITS.has_alert_word);
+      const mutedFor = muters.filter((userId) => bits.has(userId));
+      for (const userId of mutedFor) bits.set(userId, bits.get(userId)! | FLAG_BITS.read);
+      await orFlags(tx, [id], mutedFor, FLAG_BITS.read);
     } else {
       const all = mentionBits.get(-1) ?? 0;
       for (const u of participants) bits.set(u.id, FLAG_BITS.is_private | (u.id === sender.id ? readBit : 0) | all | (mentionBits.get(u.id) ?? 0));
       for (const userId of alertedUserIds(alertWords, bits.keys(), sender.id, content)) bits.set(userId, bits.get(userId)! | FLAG_BITS.has_alert_word);
+      for (const userId of muters) if (bits.has(userId)) bits.set(userId, bits.get(userId)! | FLAG_BITS.read);
       await tx
         .insertInto('user_messages')
         .values([...bits].map(([userId, flags]) => ({ user_id: userId, message_id: id, flags })))
@@ -152,6 +160,9 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
   app.counters.sendCommits++;
   publishCommitted(app, realm.id, stamp, result.outgoing);
   app.search.noteCommitted(result.id);
+  // Outgoing-webhook bots mentioned or written to: called after this returns (the one-statement path
+  // above takes no message with mentions, and channel messages trigger only by mention).
+  triggerOutgoingWebhooks(app, realm, sender, result.outgoing[0], rendered.mentionedUserIds, doSendMessage);
   return { id: result.id };
 }
 

@@ -105,6 +105,8 @@ async function applySettings(tx: Tx, row: User, changes: Map<string, SettingValu
     if (name === 'default_language') event.language_name = languageName(value as string);
     events.push(to([row.id], event as Outgoing['event']));
     if (name === 'enable_drafts_synchronization' && value === false) await deleteServerDrafts(tx, row.id);
+    // Clients still reading the legacy user_status `away` learn of it as the original tells them.
+    if (name === 'presence_enabled') events.push(to(viewers.map((v) => v.id), { type: 'user_status', user_id: row.id, away: value === false }));
     if (name === 'timezone') {
       events.push(to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: { user_id: row.id, email: row.email, timezone } }));
     }

@@ -52,7 +52,7 @@ export async function doDeactivateUser(app: AppContext, realm: Realm, actor: Use
   if (comment !== null) await sendDeactivationEmail(app, realm, result.target, comment);
 }
 
-async function deactivateOne(tx: Transaction<DB>, dialect: Dialect, realm: Realm, u: User, actions: DeactivationActions): Promise<Outgoing[]> {
+export async function deactivateOne(tx: Transaction<DB>, dialect: Dialect, realm: Realm, u: User, actions: DeactivationActions): Promise<Outgoing[]> {
   const events = await deleteSentMessages(tx, dialect, realm, u, actions);
   const set: Partial<User> = { is_active: 0 };
   if (actions.delete_profile) Object.assign(set, { full_name: DELETED_USER_NAME, avatar_source: 'J', avatar_version: u.avatar_version + 1, is_deleted: 1 });

@@ -8,6 +8,7 @@ import { applyUserGroup } from './apply-groups.js';
 import { applyVideoToken } from './apply-video.js';
 import { applyCustomProfileFields, applyRealmUserAdmin } from './apply-user-admin.js';
 import { unknownUser } from '../models/unknown-user.js';
+import { applyMutedUsers, applyUserStatus, applyUserStatusOnRealmUser } from './apply-people.js';
 import { applyPresence, applyRealmEmoji, applyReminders, applyUserTopic, recountUnread } from './apply-realm.js';
 
 export { ORDER, type ApplyContext } from './apply-util.js';
@@ -39,6 +40,7 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
       // Register state carries no messages, so reactions change nothing a client keeps from it.
       return;
     case 'realm_user':
+      applyUserStatusOnRealmUser(state, e);
       if (applyRealmUserAdmin(state, e, ctx)) return;
       return applyRealmUser(state, e, ctx);
     case 'realm_bot':
@@ -86,6 +88,10 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
       return applyVideoToken(state, e);
     case 'custom_profile_fields':
       return applyCustomProfileFields(state, e);
+    case 'user_status':
+      return applyUserStatus(state, e);
+    case 'muted_users':
+      return applyMutedUsers(state, e);
     default:
       throw new Error(`applyEvent: unknown event type ${e.type}`);
   }

@@ -6,6 +6,10 @@ import type { Notice } from './types.js';
 export type ControlMessage =
   | { type: 'user_changed'; userId: number }
   | { type: 'alert_words_changed'; realmId: number }
+  /** Someone muted or unmuted a user: every node drops its cached muters (lib/muted-users.ts). */
+  | { type: 'muted_users_changed'; realmId: number }
+  /** An outgoing-webhook bot was created, changed or deactivated: every node drops its cached list (lib/outgoing-webhooks.ts). */
+  | { type: 'bot_services_changed'; realmId: number }
   /** The organization's linkifiers changed: every node drops its cached list (lib/markdown/render-options.ts). */
   | { type: 'linkifiers_changed'; realmId: number }
   /** A deactivated user's event queues are removed on every node. */

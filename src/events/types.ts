@@ -54,5 +54,7 @@ export const EVENT_TYPES = [
   'realm_export',
   'has_videoprovider_token',
   'custom_profile_fields',
+  'user_status',
+  'muted_users',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

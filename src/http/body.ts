@@ -15,6 +15,8 @@ export type { UploadedFile };
 export interface ParsedBody {
   params: RawParams;
   files: UploadedFile[];
+  /** The text of an application/json body (incoming webhooks post their payload so). */
+  jsonBody?: string;
 }
 
 /** What one route's request body may hold. */
@@ -268,6 +270,7 @@ async function parseBody(req: HttpRequest, params: RawParams, limits: BodyLimits
     return { params, files: files.length ? files : NO_FILES };
   }
   const body = await readAll(req, limits.maxBodyBytes, limits.timeoutMs);
+  if (body.length > 0 && type.startsWith('application/json')) return { params, files: NO_FILES, jsonBody: body.toString('utf8') };
   if (body.length > 0 && (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain'))) {
     for (const [k, v] of new URLSearchParams(body.toString('utf8'))) params.set(k, v);
   }

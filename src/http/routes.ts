@@ -34,6 +34,11 @@ import { routes as botRoutes } from '../views/bots.js';
 import { routes as uploadRoutes } from '../views/uploads.js';
 import { routes as avatarRoutes } from '../views/avatars.js';
 import { routes as emojiDataRoutes } from '../views/emoji-data.js';
+import { routes as botStorageRoutes } from '../views/bot-storage.js';
+import { routes as userStatusRoutes } from '../views/user-status.js';
+import { routes as mutedUserRoutes } from '../views/muted-users.js';
+import { routes as accountRoutes } from '../views/account.js';
+import { routes as webhookRoutes } from '../views/webhooks.js';
 
 /** Kept for views written before the type moved to the router (views no longer import this file). */
 export type { RouteList };
@@ -44,7 +49,7 @@ export function allRoutes(): RouteList {
 }
 
 function viewRoutes(): RouteList {
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes].flat();
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, botStorageRoutes, userStatusRoutes, mutedUserRoutes, accountRoutes, webhookRoutes].flat();
 }
 
 /** The OpenAPI document's text, built once at start (buildRouter): the routes never change while serving. */

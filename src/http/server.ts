@@ -60,6 +60,8 @@ class Request implements ApiRequest {
     private readonly onUnexpected: UnexpectedHandler,
   ) {}
 
+  jsonBody?: string;
+
   replyLater(): Reply {
     return new LaterReply(this.res, this.params.ignored(), this.app.queues, this.onUnexpected);
   }
@@ -316,9 +318,11 @@ export function createRequestHandler(app: AppContext, router: Router, opts: Hand
       const limited = app.rateLimits.check(rateClass, user ? user.id : null, user && rateClass !== 'authentication' ? '' : remoteAddressOf(req));
       if (limited) setHeaders(res, (await limited).headers);
       const parsed = parseRequestParams(req, query, bodyLimits.of(match.handler));
-      const { params, files } = parsed instanceof Promise ? await parsed : parsed;
+      const { params, files, jsonBody } = parsed instanceof Promise ? await parsed : parsed;
       const p = new Params({ raw: params, used: new Set() });
-      const answer = match.handler(new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res, onUnexpected));
+      const request = new Request(app, realm, user, p, match.pathParams, files, clientNameOf(req), req, res, onUnexpected);
+      if (jsonBody !== undefined) request.jsonBody = jsonBody;
+      const answer = match.handler(request);
       // A view answering later (a held long-poll) keeps its reply, and nothing of this request.
       if (answer === LATER) return;
       const done = answer.then(

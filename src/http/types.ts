@@ -29,6 +29,8 @@ export interface ApiRequest {
   /** Name of the sending client, from the User-Agent (as the original records it). */
   clientName: string;
   http: HttpRequest;
+  /** The text of an application/json body, when the request had one (incoming webhooks). */
+  jsonBody?: string;
   /**
    * For a view that answers after it returns (a held long-poll): it returns LATER and answers
    * through this. Parameters it reads afterwards do not count as used.

@@ -3,11 +3,14 @@ import type { Tx } from '../store/store.js';
 import type { Realm, User } from '../store/schema.js';
 import { badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
+import { botServices, type ServiceDict } from './outgoing-webhooks.js';
 
 export interface BotConfig {
   default_sending_stream: string | null;
   default_events_register_stream: string | null;
   default_all_public_streams: boolean;
+  /** An outgoing-webhook bot's service (base_url, interface, token); none for other bots. */
+  services?: ServiceDict[];
 }
 
 export const NO_BOT_CONFIG: BotConfig = { default_sending_stream: null, default_events_register_stream: null, default_all_public_streams: false };
@@ -23,8 +26,10 @@ export async function botConfigs(tx: Tx, botIds: number[]): Promise<Map<number, 
     .select(['b.user_id', 's1.name as sending', 's2.name as events', 'b.default_all_public_streams'])
     .where('b.user_id', 'in', botIds)
     .execute();
+  const services = await botServices(tx, botIds);
+  for (const [id, list] of services) out.set(id, { ...NO_BOT_CONFIG, services: list });
   for (const r of rows) {
-    out.set(r.user_id, { default_sending_stream: r.sending ?? null, default_events_register_stream: r.events ?? null, default_all_public_streams: r.default_all_public_streams === 1 });
+    out.set(r.user_id, { services: services.get(r.user_id), default_sending_stream: r.sending ?? null, default_events_register_stream: r.events ?? null, default_all_public_streams: r.default_all_public_streams === 1 });
   }
   return out;
 }

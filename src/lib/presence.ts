@@ -51,3 +51,15 @@ export function presenceDict(rows: PresenceRow[], modern: boolean, floorUpdateId
   }
   return { presences, presence_last_update_id: last };
 }
+
+/**
+ * One user's presence for GET /users/{user_id_or_email}/presence: both forms (the legacy ones
+ * carry only status and timestamp; aggregated says offline past the threshold); null when none.
+ */
+export async function onePresence(tx: Tx, userId: number, now: number): Promise<Record<string, unknown> | null> {
+  const r = await tx.selectFrom('user_presence').select(['last_connected_time', 'last_active_time']).where('user_id', '=', userId).executeTakeFirst();
+  if (!r) return null;
+  const { status, timestamp } = legacyClient(r);
+  const offline = Math.max(r.last_connected_time, r.last_active_time ?? 0) + OFFLINE_THRESHOLD_SECS < now;
+  return { ...modernPresence(r), website: { status, timestamp }, aggregated: { status: offline ? 'offline' : status, timestamp } };
+}

@@ -87,16 +87,18 @@ export async function viewersWithAccess(tx: Tx, realm: Realm, targetId: number, 
   return blocked.size ? viewerIds.filter((id) => !blocked.has(id)) : viewerIds;
 }
 
-/** Drops, from realm_user update events, the restricted recipients who may not access the updated user. */
+/** Drops, from realm_user update and user_status events, the restricted recipients who may not access the updated user. */
 export async function dropInaccessibleRecipients(tx: Tx, realm: Realm, events: AccessEvent[]): Promise<void> {
-  if (!events.some((e) => e.event.type === 'realm_user' && e.event.op === 'update')) return;
+  const about = (e: AccessEvent): number | undefined =>
+    e.event.type === 'realm_user' && e.event.op === 'update' ? (e.event.person as { user_id: number }).user_id : e.event.type === 'user_status' ? (e.event.user_id as number) : undefined;
+  if (!events.some((e) => about(e) !== undefined)) return;
   const restricted = await restrictedUsers(tx, realm);
   if (!restricted?.length) return;
   const access = new Map<number, Set<number>>();
   for (const v of restricted) access.set(v.id, (await accessibleUserIds(tx, realm, v)) ?? new Set());
   for (const e of events) {
-    if (e.event.type !== 'realm_user' || e.event.op !== 'update') continue;
-    const target = (e.event.person as { user_id: number }).user_id;
+    const target = about(e);
+    if (target === undefined) continue;
     e.users = e.users.filter((id) => access.get(id)?.has(target) ?? true);
   }
 }

@@ -1,5 +1,6 @@
 // Table types for the typed query layer; booleans are stored as 0/1 integers on both databases.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { BotServiceTable, BotStorageTable, MutedUserTable, UserStatusTable } from './schema-people.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -428,6 +429,10 @@ export interface RealmExportTable {
 }
 
 export interface DB {
+  bot_storage: BotStorageTable;
+  user_status: UserStatusTable;
+  muted_users: MutedUserTable;
+  bot_services: BotServiceTable;
   web_sessions: WebSessionTable;
   password_resets: PasswordResetTable;
   realm_exports: RealmExportTable;

@@ -12,6 +12,7 @@ import { accessibleUserIds, canSeeDeliveryEmail, realmUsers, userByEmail, userBy
 import { checkPassword } from '../lib/secrets.js';
 import { doCreateUser } from '../actions/users.js';
 import { doCreateBot } from '../actions/bots.js';
+import { readServiceParams } from '../lib/outgoing-webhooks.js';
 import { administrableBots, botConfigs } from '../lib/bots.js';
 import { presentBot } from '../presenters/bot.js';
 import { doRecordLogin } from '../actions/user-admin.js';
@@ -86,7 +87,8 @@ const createBot = authed(async (req) => {
   const fullName = p.reqStr('full_name');
   const shortName = p.reqStr('short_name');
   const botType = p.int('bot_type') ?? 1;
-  const bot = await doCreateBot(req.app, req.realm, req.user, { fullName, shortName, botType });
+  const service = readServiceParams(p, botType);
+  const bot = await doCreateBot(req.app, req.realm, req.user, { fullName, shortName, botType, service });
   return { user_id: bot.id, api_key: bot.api_key, avatar_url: presentUser(bot, { clientGravatar: false, canSeeDeliveryEmail: true }).avatar_url };
 });
 
