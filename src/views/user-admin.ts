@@ -15,7 +15,7 @@ import { DEACTIVATION_ACTIONS, doDeactivateUser, doReactivateUser, type Deactiva
 import { doCreateProfileField } from '../actions/profile-fields.js';
 
 /** The original's limit on the custom text of the deactivation email. */
-export const MAX_DEACTIVATION_COMMENT = 2000;
+const MAX_DEACTIVATION_COMMENT = 2000;
 
 function vProfileData(value: unknown, name: string): ProfileDataUpdate[] {
   if (!Array.isArray(value)) throw invalidParam(`${name} is not a list`, name);
