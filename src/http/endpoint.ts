@@ -3,7 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { missing } from '../core/params.js';
 import type { ParamDecl, ParamValues, PathValues } from '../core/param-types.js';
 import { RawResponse } from '../core/results.js';
-import type { ApiRequest, AuthedRequest, Handler, ViewResult } from './types.js';
+import type { ApiRequest, AuthedRequest, Handler, LATER, ViewResult } from './types.js';
 
 export type AuthKind = 'user' | 'optional' | 'none';
 type Params = Record<string, ParamDecl>;
@@ -30,7 +30,10 @@ interface EndpointInput<A extends AuthKind, P extends Params, Q extends Params, 
   response: R;
   raw?: string;
   deprecated?: boolean;
-  run: (req: A extends 'user' ? AuthedRequest : ApiRequest, args: PathValues<P> & ParamValues<Q>) => Promise<Static<R> | RawResponse>;
+  /** A permission check the original makes before reading any form parameter (after the path's). */
+  check?: (req: A extends 'user' ? AuthedRequest : ApiRequest) => void;
+  /** A held long-poll returns LATER (not a promise) and answers through req.replyLater(). */
+  run: (req: A extends 'user' ? AuthedRequest : ApiRequest, args: PathValues<P> & ParamValues<Q>) => Promise<Static<R> | RawResponse> | typeof LATER;
 }
 
 /** A handler that carries its declaration (the route table and the OpenAPI document read it). */
@@ -44,25 +47,12 @@ export function endpoint<const A extends AuthKind = 'user', const P extends Para
 ): DeclaredHandler {
   const path = input.path ?? NONE;
   const params = input.params ?? NONE;
-  const pathNames = Object.keys(path);
-  // Worked out once per route, not per request: this loop runs on every send.
-  const entries = Object.keys(params).map((name) => ({ name, decl: params[name], lookup: params[name].aliases ? { aliases: [...params[name].aliases!] } : undefined }));
-  const run = input.run as (req: ApiRequest, args: Record<string, unknown>) => Promise<ViewResult>;
-  const decode = (req: ApiRequest): Record<string, unknown> => {
-    const args: Record<string, unknown> = {};
-    for (const name of pathNames) args[name] = path[name].decode(req.pathParams[name], name);
-    for (const { name, decl, lookup } of entries) {
-      const text = req.params.str(name, lookup);
-      if (text !== undefined) args[name] = decl.decode(text, name);
-      else if (decl.required) throw missing(name);
-      else args[name] = decl.default;
-    }
-    return args;
-  };
+  const decode = paramDecoder(path, params, input.check as ((req: ApiRequest) => void) | undefined);
+  const run = input.run as (req: ApiRequest, args: Record<string, unknown>) => Promise<ViewResult> | typeof LATER;
   const handler = ((req: ApiRequest) => {
     let args: Record<string, unknown>;
     try {
-      args = decode(req);
+      args = decode(req) as Record<string, unknown>;
     } catch (err) {
       return Promise.reject(err);
     }
@@ -71,6 +61,28 @@ export function endpoint<const A extends AuthKind = 'user', const P extends Para
   handler.auth = input.auth ?? 'user';
   handler.declaration = { summary: input.summary, auth: handler.auth, path, params, response: input.response, raw: input.raw, deprecated: input.deprecated };
   return handler;
+}
+
+/**
+ * Decodes declared path and form parameters from a request, in order, with the original's errors.
+ * Worked out once per route, not per request: this loop runs on every send. A view also uses it for
+ * parameters another route declares (GET /events registering a queue with POST /register's).
+ */
+export function paramDecoder<P extends Params, Q extends Params>(path: P, params: Q, check?: (req: ApiRequest) => void): (req: ApiRequest) => PathValues<P> & ParamValues<Q> {
+  const pathNames = Object.keys(path);
+  const entries = Object.keys(params).map((name) => ({ name, decl: params[name], lookup: params[name].aliases ? { aliases: [...params[name].aliases!] } : undefined }));
+  return (req) => {
+    const args: Record<string, unknown> = {};
+    for (const name of pathNames) args[name] = path[name].decode(req.pathParams[name], name);
+    check?.(req);
+    for (const { name, decl, lookup } of entries) {
+      const text = req.params.str(name, lookup);
+      if (text !== undefined) args[name] = decl.decode(text, name);
+      else if (decl.required) throw missing(name);
+      else args[name] = decl.default;
+    }
+    return args as PathValues<P> & ParamValues<Q>;
+  };
 }
 
 export function isDeclared(h: Handler): h is DeclaredHandler {

@@ -24,12 +24,6 @@ export function authed(fn: (req: AuthedRequest) => Promise<ViewResult> | typeof 
   return h;
 }
 
-export function optionalAuth(fn: (req: ApiRequest) => Promise<ViewResult>): Handler {
-  const h = fn as Handler;
-  h.auth = 'optional';
-  return h;
-}
-
 export function noAuth(fn: (req: ApiRequest) => Promise<ViewResult>): Handler {
   const h = fn as Handler;
   h.auth = 'none';

@@ -96,7 +96,9 @@ export class Router {
       if (!ok) continue;
       const handler = r.methods[method as keyof RouteSpec];
       if (handler) return { kind: 'found', handler, pathParams, pattern: r.pattern };
-      allowed ??= Object.keys(r.methods);
+      // Several entries may share a path with different methods: a 405 lists every one's.
+      if (allowed === null) allowed = Object.keys(r.methods);
+      else for (const m of Object.keys(r.methods)) if (!allowed.includes(m)) allowed.push(m);
     }
     return allowed ? { kind: 'method', allowed } : { kind: 'none' };
   }

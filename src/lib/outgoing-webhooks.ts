@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import type { Tx } from '../store/store.js';
 import type { BotServiceRow } from '../store/schema-people.js';
 import { badRequest } from '../core/api-error.js';
-import { invalidParam, missing, type Params } from '../core/params.js';
+import { invalidParam, missing } from '../core/params.js';
 import { BotType } from '../models/roles.js';
 import { RealmCache } from './realm-cache.js';
 
@@ -101,16 +101,19 @@ export interface ServiceInput {
 }
 
 /** POST /bots's payload_url and interface_type (JSON-encoded, as the original takes them); required for outgoing-webhook bots. */
-export function readServiceParams(p: Params, botType: number): ServiceInput | undefined {
-  const payloadUrl = p.json('payload_url', (v, n) => {
-    if (typeof v !== 'string') throw invalidParam(`${n} is not a string`, n);
-    return v;
-  });
-  const interfaceType = p.json('interface_type', (v, n) => {
-    if (typeof v !== 'number' || !Number.isInteger(v)) throw invalidParam(`${n} is not an integer`, n);
-    return v;
-  });
+export function serviceInput(botType: number, payloadUrl: string | undefined, interfaceType: number | undefined): ServiceInput | undefined {
   if (botType !== BotType.OUTGOING_WEBHOOK) return undefined;
   if (!payloadUrl) throw missing('payload_url');
   return { payloadUrl: checkPayloadUrl(payloadUrl), interfaceType: checkInterface(interfaceType ?? INTERFACE_GENERIC) };
+}
+
+/** Validators of the JSON-encoded payload_url and interface_type. */
+export function jsonString(v: unknown, n: string): string {
+  if (typeof v !== 'string') throw invalidParam(`${n} is not a string`, n);
+  return v;
+}
+
+export function jsonInteger(v: unknown, n: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw invalidParam(`${n} is not an integer`, n);
+  return v;
 }
