@@ -34,6 +34,11 @@ import { routes as botRoutes } from '../views/bots.js';
 import { routes as uploadRoutes } from '../views/uploads.js';
 import { routes as avatarRoutes } from '../views/avatars.js';
 import { routes as emojiDataRoutes } from '../views/emoji-data.js';
+import { routes as channelAdminRoutes } from '../views/channel-admin.js';
+import { routes as defaultStreamRoutes } from '../views/default-streams.js';
+import { routes as channelFolderRoutes } from '../views/channel-folders.js';
+import { routes as realmDomainRoutes } from '../views/realm-domains.js';
+import { routes as realmPlaygroundRoutes } from '../views/realm-playgrounds.js';
 
 /** Kept for views written before the type moved to the router (views no longer import this file). */
 export type { RouteList };
@@ -44,7 +49,7 @@ export function allRoutes(): RouteList {
 }
 
 function viewRoutes(): RouteList {
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes].flat();
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, channelAdminRoutes, defaultStreamRoutes, channelFolderRoutes, realmDomainRoutes, realmPlaygroundRoutes].flat();
 }
 
 /** The OpenAPI document's text, built once at start (buildRouter): the routes never change while serving. */

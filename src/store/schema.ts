@@ -1,5 +1,6 @@
 // Table types for the typed query layer; booleans are stored as 0/1 integers on both databases.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ChannelAdminTables } from './schema-channel-admin.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -427,7 +428,7 @@ export interface RealmExportTable {
   file_key: string | null;
 }
 
-export interface DB {
+export interface DB extends ChannelAdminTables {
   web_sessions: WebSessionTable;
   password_resets: PasswordResetTable;
   realm_exports: RealmExportTable;

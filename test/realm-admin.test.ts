@@ -1,0 +1,59 @@
+// Organization administration: allowed email domains and code playgrounds — success, refusals, bad input.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+
+let s: TestServer;
+let admin: Client;
+let ann: Client;
+before(async () => {
+  s = await startTestServer();
+  admin = await s.user('Ada Realm', 200);
+  ann = await s.user('Ann Realm');
+});
+after(async () => {
+  await s.close();
+});
+
+test('realm domains: owners add, change and remove; everyone reads', async () => {
+  const r = await s.owner.ok('POST', 'realm/domains', { domain: ' Example.COM ', allow_subdomains: false });
+  assert.equal(r.new_domain[1], 'example.com');
+  assert.equal(typeof r.new_domain[0], 'number');
+  assert.deepEqual((await ann.ok('GET', 'realm/domains')).domains, [{ domain: 'example.com', allow_subdomains: false }]);
+  await s.owner.ok('PATCH', 'realm/domains/example.com', { allow_subdomains: true });
+  assert.deepEqual((await ann.ok('GET', 'realm/domains')).domains, [{ domain: 'example.com', allow_subdomains: true }]);
+  const reg = await ann.ok('POST', 'register', { fetch_event_types: ['realm_domains'] });
+  assert.deepEqual(reg.realm_domains, [{ domain: 'example.com', allow_subdomains: true }]);
+
+  assert.equal((await admin.post('realm/domains', { domain: 'other.org', allow_subdomains: false })).body.msg, 'Must be an organization owner');
+  assert.equal((await s.owner.post('realm/domains', { domain: 'example.com', allow_subdomains: false })).body.msg, 'The domain example.com is already a part of your organization.');
+  assert.equal((await s.owner.post('realm/domains', { domain: 'nodot', allow_subdomains: false })).body.msg, 'Invalid domain: Domain must have at least one dot (.)');
+  assert.equal((await s.owner.post('realm/domains', { domain: 'a..b', allow_subdomains: false })).body.msg, "Invalid domain: Consecutive '.' are not allowed.");
+  assert.equal((await s.owner.post('realm/domains', { domain: 'bad_char.org', allow_subdomains: false })).body.msg, "Invalid domain: Domain can only have letters, numbers, '.' and '-'s.");
+  assert.equal((await s.owner.post('realm/domains', { domain: 'x.org' })).body.code, 'REQUEST_VARIABLE_MISSING');
+  assert.equal((await s.owner.post('realm/domains', { domain: 'x.org', allow_subdomains: 'maybe' })).status, 400);
+  assert.equal((await s.owner.patch('realm/domains/none.org', { allow_subdomains: true })).body.msg, 'No entry found for domain none.org.');
+  assert.equal((await ann.delete('realm/domains/example.com')).body.msg, 'Must be an organization owner');
+  await s.owner.ok('DELETE', 'realm/domains/example.com');
+  assert.deepEqual((await ann.ok('GET', 'realm/domains')).domains, []);
+  assert.equal((await s.owner.delete('realm/domains/example.com')).body.msg, 'No entry found for domain example.com.');
+});
+
+test('code playgrounds: administrators add and remove; bad templates and duplicates refused', async () => {
+  const { id } = await admin.ok('POST', 'realm/playgrounds', { name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com/?code={code}' });
+  const reg = await ann.ok('POST', 'register', { fetch_event_types: ['realm_playgrounds'] });
+  assert.deepEqual(reg.realm_playgrounds, [{ id, name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com/?code={code}' }]);
+  assert.equal((await ann.post('realm/playgrounds', { name: 'Mine', pygments_language: 'Rust', url_template: 'https://r.example/{code}' })).body.msg, 'Must be an organization administrator');
+  assert.equal((await admin.post('realm/playgrounds', { name: 'Python playground', pygments_language: 'Python', url_template: 'https://p2.example/{code}' })).body.msg, 'Realm playground with this Realm, Pygments language and Name already exists.');
+  for (const url_template of ['https://x.example/', 'https://x.example/{code}/{other}', 'ftp://x.example/{code}', 'not a url {code}', 'https://x.example/{code']) {
+    assert.equal((await admin.post('realm/playgrounds', { name: 'Bad', pygments_language: 'C', url_template })).body.msg, 'Invalid URL template.', url_template);
+  }
+  assert.equal((await admin.post('realm/playgrounds', { name: 'Bad', pygments_language: 'C<script>', url_template: 'https://x.example/{code}' })).body.msg, 'Invalid characters in pygments language');
+  assert.equal((await admin.post('realm/playgrounds', { name: ' ', pygments_language: 'C', url_template: 'https://x.example/{code}' })).body.msg, 'Name cannot be blank.');
+  assert.equal((await ann.delete(`realm/playgrounds/${id}`)).body.msg, 'Must be an organization administrator');
+  await admin.ok('DELETE', `realm/playgrounds/${id}`);
+  assert.equal((await admin.delete(`realm/playgrounds/${id}`)).body.msg, 'Invalid playground');
+  const other = await s.realm2('elsewhere');
+  const theirs = await other.owner.ok('POST', 'realm/playgrounds', { name: 'Go', pygments_language: 'Go', url_template: 'https://go.example/{code}' });
+  assert.equal((await admin.delete(`realm/playgrounds/${theirs.id}`)).body.msg, 'Invalid playground', "another organization's playground is not found");
+});
