@@ -39,6 +39,7 @@ import { routes as defaultStreamRoutes } from '../views/default-streams.js';
 import { routes as channelFolderRoutes } from '../views/channel-folders.js';
 import { routes as realmDomainRoutes } from '../views/realm-domains.js';
 import { routes as realmPlaygroundRoutes } from '../views/realm-playgrounds.js';
+import { routes as profileDataRoutes } from '../views/profile-data.js';
 
 /** Kept for views written before the type moved to the router (views no longer import this file). */
 export type { RouteList };
@@ -49,7 +50,7 @@ export function allRoutes(): RouteList {
 }
 
 function viewRoutes(): RouteList {
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, channelAdminRoutes, defaultStreamRoutes, channelFolderRoutes, realmDomainRoutes, realmPlaygroundRoutes].flat();
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, channelAdminRoutes, defaultStreamRoutes, channelFolderRoutes, realmDomainRoutes, realmPlaygroundRoutes, profileDataRoutes].flat();
 }
 
 /** The OpenAPI document's text, built once at start (buildRouter): the routes never change while serving. */

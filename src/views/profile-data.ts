@@ -1,0 +1,58 @@
+// PATCH and DELETE /users/me/profile_data (the caller's custom profile data), PATCH /realm/profile_fields (reorder).
+import type { RouteList } from '../http/router.js';
+import { endpoint } from '../http/endpoint.js';
+import { invalidParam, vIntList, vObject } from '../core/params.js';
+import { IdList, INT32_MAX, Type, json } from '../core/param-types.js';
+import type { ProfileDataUpdate } from '../lib/profile-fields.js';
+import { doRemoveOwnProfileData, doReorderProfileFields, doUpdateOwnProfileData } from '../actions/profile-data.js';
+
+/** [{id, value}]: value a string, a list of user IDs, or null to clear. */
+function vProfileData(value: unknown, name: string): ProfileDataUpdate[] {
+  if (!Array.isArray(value)) throw invalidParam(`${name} is not a list`, name);
+  return value.map((item, i) => {
+    const o = vObject(item, `${name}[${i}]`);
+    if (typeof o.id !== 'number' || !Number.isSafeInteger(o.id)) throw invalidParam(`${name}[${i}]["id"] is not an integer`, name);
+    if (!('value' in o)) throw invalidParam(`${name}[${i}] is missing "value"`, name);
+    const v = o.value;
+    const ok = v === null || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)));
+    if (!ok) throw invalidParam(`${name}[${i}]["value"] is not a string, a list of user IDs or null`, name);
+    return { id: o.id, value: v as ProfileDataUpdate['value'] };
+  });
+}
+
+const Update = Type.Object({ id: Type.Integer({ minimum: 0, maximum: INT32_MAX }), value: Type.Union([Type.String(), IdList, Type.Null()]) });
+
+const update = endpoint({
+  summary: 'Update your profile data',
+  params: { data: json(Type.Array(Update), { required: true, validate: vProfileData }) },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doUpdateOwnProfileData(req.app, req.realm, req.user, a.data);
+    return {};
+  },
+});
+
+const remove = endpoint({
+  summary: 'Remove your profile data',
+  params: { data: json(IdList, { required: true, validate: vIntList }) },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doRemoveOwnProfileData(req.app, req.realm, req.user, a.data);
+    return {};
+  },
+});
+
+const reorder = endpoint({
+  summary: 'Reorder custom profile fields',
+  params: { order: json(IdList, { required: true, validate: vIntList }) },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doReorderProfileFields(req.app, req.realm, req.user, a.order);
+    return {};
+  },
+});
+
+export const routes: RouteList = [
+  ['users/me/profile_data', { PATCH: update, DELETE: remove }],
+  ['realm/profile_fields', { PATCH: reorder }],
+];
