@@ -107,6 +107,11 @@ test('realm_playgrounds: add and remove', async () => {
   await checkConsistency(kim, () => admin.ok('DELETE', `realm/playgrounds/${id}`), { expect: ['realm_playgrounds'] });
 });
 
+test('realm_user_settings_defaults: one update per changed setting', async () => {
+  await checkConsistency(kim, () => admin.ok('PATCH', 'realm/user_settings_defaults', { enter_sends: true, emojiset: 'text', web_home_view: 'recent' }), { expect: ['realm_user_settings_defaults'] });
+  await checkConsistency(kim, () => admin.ok('PATCH', 'realm/user_settings_defaults', { enter_sends: false }), { expect: ['realm_user_settings_defaults'] });
+});
+
 test('every channel administration event type has a consistency case', () => {
   const missing = CHANNEL_ADMIN_EVENT_TYPES.filter((t) => !coveredEventTypes.has(t));
   assert.deepEqual(missing, [], `event types without a consistency test: ${missing.join(', ')}`);

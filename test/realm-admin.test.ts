@@ -57,3 +57,33 @@ test('code playgrounds: administrators add and remove; bad templates and duplica
   const theirs = await other.owner.ok('POST', 'realm/playgrounds', { name: 'Go', pygments_language: 'Go', url_template: 'https://go.example/{code}' });
   assert.equal((await admin.delete(`realm/playgrounds/${theirs.id}`)).body.msg, 'Invalid playground', "another organization's playground is not found");
 });
+
+test('PATCH /realm/user_settings_defaults: administrators change what new users start with', async () => {
+  await admin.ok('PATCH', 'realm/user_settings_defaults', { left_side_userlist: true, web_font_size_px: 18, default_language: 'de', email_address_visibility: 3 });
+  const reg = await ann.ok('POST', 'register', { fetch_event_types: ['realm_user_settings_defaults'] });
+  const d = reg.realm_user_settings_defaults;
+  assert.equal(d.left_side_userlist, true);
+  assert.equal(d.web_font_size_px, 18);
+  assert.equal(d.default_language, 'de');
+  assert.equal(d.email_address_visibility, 3);
+  assert.ok(Array.isArray(d.emojiset_choices) && Array.isArray(d.available_notification_sounds));
+  assert.equal('timezone' in d, false);
+  // A new user starts with them; existing users keep theirs.
+  const cleo = await s.user('Cleo New');
+  const cleoSettings = (await cleo.ok('POST', 'register', { fetch_event_types: ['user_settings'] })).user_settings;
+  assert.equal(cleoSettings.left_side_userlist, true);
+  assert.equal(cleoSettings.default_language, 'de');
+  assert.equal(cleoSettings.email_address_visibility, 3);
+  assert.notEqual(cleo.email, 'cleo.new@example.com', 'hidden address: the API email is the dummy one');
+  const annSettings = (await ann.ok('POST', 'register', { fetch_event_types: ['user_settings'] })).user_settings;
+  assert.equal(annSettings.left_side_userlist, false);
+
+  assert.equal((await ann.patch('realm/user_settings_defaults', { left_side_userlist: false })).body.msg, 'Must be an organization administrator');
+  assert.equal((await admin.patch('realm/user_settings_defaults', {})).body.msg, 'No new data supplied');
+  assert.equal((await admin.patch('realm/user_settings_defaults', { web_font_size_px: 'big' })).status, 400);
+  assert.equal((await admin.patch('realm/user_settings_defaults', { notification_sound: 'klaxon' })).body.msg, "Invalid notification sound 'klaxon'");
+  assert.equal((await admin.patch('realm/user_settings_defaults', { color_scheme: 9 })).status, 400);
+  await admin.ok('PATCH', 'realm/user_settings_defaults', { left_side_userlist: false });
+  const again = await ann.ok('POST', 'register', { fetch_event_types: ['realm_user_settings_defaults'] });
+  assert.equal(again.realm_user_settings_defaults.left_side_userlist, false);
+});

@@ -1,6 +1,7 @@
-// Register state of organization administration: default channels, channel folders, allowed domains, code playgrounds.
+// Register state of organization administration: default channels, channel folders, allowed domains, code playgrounds, new users' setting defaults.
 import type { StateFetcher } from './context.js';
 import { defaultStreamIds } from '../streams/administer.js';
+import { effectiveDefaults, presentDefaults, realmUserDefaultOverrides } from '../realm-user-defaults.js';
 import { realmDomainList } from '../realm-domains.js';
 import { realmPlaygroundList } from '../realm-playgrounds.js';
 import { MAX_FOLDER_DESCRIPTION_LENGTH, MAX_FOLDER_NAME_LENGTH, presentFolder, realmFolders } from '../channel-folders.js';
@@ -47,4 +48,12 @@ export const realmPlaygroundsState: StateFetcher = {
   },
 };
 
-export const channelAdminStates: StateFetcher[] = [defaultStreamsState, channelFoldersState, channelFolderLimitsState, realmDomainsState, realmPlaygroundsState];
+
+export const realmUserDefaultsState: StateFetcher = {
+  types: ['realm_user_settings_defaults'],
+  async fetch({ tx, realm }) {
+    return { realm_user_settings_defaults: presentDefaults(effectiveDefaults(realm, await realmUserDefaultOverrides(tx, realm.id))) };
+  },
+};
+
+export const channelAdminStates: StateFetcher[] = [defaultStreamsState, channelFoldersState, channelFolderLimitsState, realmDomainsState, realmPlaygroundsState, realmUserDefaultsState];
