@@ -67,3 +67,25 @@ test('events-consistency: realm_user custom_profile_field updates and custom_pro
   await checkConsistency(ben, () => ann.ok('DELETE', 'users/me/profile_data', { data: [pronouns] }), { expect: ['realm_user'] });
   await checkConsistency(ben, () => s.owner.ok('PATCH', 'realm/profile_fields', { order: [phone, pronouns, badge] }), { expect: ['custom_profile_fields'] });
 });
+
+test('PATCH and DELETE /realm/profile_fields/{id}: administrators edit and remove a field', async () => {
+  const team = (await s.owner.ok('POST', 'realm/profile_fields', { name: 'Team', field_type: 3, field_data: JSON.stringify({ a: { text: 'Red', order: '1' } }) })).id;
+  await ann.ok('PATCH', 'users/me/profile_data', { data: [{ id: team, value: 'a' }] });
+  await s.owner.ok('PATCH', `realm/profile_fields/${team}`, { name: 'Squad', hint: 'Which one', field_data: JSON.stringify({ a: { text: 'Red', order: '1' }, b: { text: 'Blue', order: '2' } }), editable_by_user: false });
+  const f = ((await ann.ok('GET', 'realm/profile_fields')).custom_fields as any[]).find((x) => x.id === team);
+  assert.equal(f.name, 'Squad');
+  assert.equal(f.hint, 'Which one');
+  assert.equal(f.editable_by_user, false);
+  assert.ok(JSON.parse(f.field_data).b);
+  assert.equal((await ann.patch(`realm/profile_fields/${team}`, { name: 'Mine' })).body.msg, 'Must be an organization administrator');
+  assert.equal((await s.owner.patch(`realm/profile_fields/${team}`, { name: 'Phone' })).body.msg, 'A field with that label already exists.');
+  assert.equal((await s.owner.patch(`realm/profile_fields/${team}`, {})).body.msg, 'No new data supplied');
+  assert.equal((await s.owner.patch(`realm/profile_fields/${team}`, { field_data: '{}' })).body.msg, 'Field must have at least one choice.');
+  assert.equal((await s.owner.patch('realm/profile_fields/999999', { name: 'x' })).body.msg, 'Field id 999999 not found.');
+
+  await checkConsistency(ben, () => s.owner.ok('PATCH', `realm/profile_fields/${team}`, { hint: 'Pick one' }), { expect: ['custom_profile_fields'] });
+  assert.equal((await ann.delete(`realm/profile_fields/${team}`)).body.msg, 'Must be an organization administrator');
+  await checkConsistency(ben, () => s.owner.ok('DELETE', `realm/profile_fields/${team}`), { expect: ['custom_profile_fields'] });
+  assert.equal((await profile(ben, ann.userId))[String(team)], undefined);
+  assert.equal((await s.owner.delete(`realm/profile_fields/${team}`)).body.msg, `Field id ${team} not found.`);
+});

@@ -1,10 +1,12 @@
-// PATCH and DELETE /users/me/profile_data (the caller's custom profile data), PATCH /realm/profile_fields (reorder).
+// PATCH and DELETE /users/me/profile_data (the caller's custom profile data), PATCH /realm/profile_fields
+// (reorder), PATCH and DELETE /realm/profile_fields/{field_id}.
 import type { RouteList } from '../http/router.js';
 import { endpoint } from '../http/endpoint.js';
 import { invalidParam, vIntList, vObject } from '../core/params.js';
-import { IdList, INT32_MAX, Type, json } from '../core/param-types.js';
+import { IdList, INT32_MAX, Type, bool, id, json, str } from '../core/param-types.js';
+import { badRequest } from '../core/api-error.js';
 import type { ProfileDataUpdate } from '../lib/profile-fields.js';
-import { doRemoveOwnProfileData, doReorderProfileFields, doUpdateOwnProfileData } from '../actions/profile-data.js';
+import { doDeleteProfileField, doRemoveOwnProfileData, doReorderProfileFields, doUpdateOwnProfileData, doUpdateProfileField } from '../actions/profile-data.js';
 
 /** [{id, value}]: value a string, a list of user IDs, or null to clear. */
 function vProfileData(value: unknown, name: string): ProfileDataUpdate[] {
@@ -52,7 +54,38 @@ const reorder = endpoint({
   },
 });
 
+const fieldPath = { field_id: id({ invalid: () => badRequest('Invalid field ID') }) };
+
+const updateField = endpoint({
+  summary: 'Update a custom profile field',
+  path: fieldPath,
+  params: { name: str(), hint: str(), field_data: str(), display_in_profile_summary: bool(), required: bool(), editable_by_user: bool() },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doUpdateProfileField(req.app, req.realm, req.user, a.field_id, {
+      name: a.name,
+      hint: a.hint,
+      fieldData: a.field_data,
+      displayInProfileSummary: a.display_in_profile_summary,
+      required: a.required,
+      editableByUser: a.editable_by_user,
+    });
+    return {};
+  },
+});
+
+const deleteField = endpoint({
+  summary: 'Delete a custom profile field',
+  path: fieldPath,
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doDeleteProfileField(req.app, req.realm, req.user, a.field_id);
+    return {};
+  },
+});
+
 export const routes: RouteList = [
   ['users/me/profile_data', { PATCH: update, DELETE: remove }],
   ['realm/profile_fields', { PATCH: reorder }],
+  ['realm/profile_fields/{field_id:int}', { PATCH: updateField, DELETE: deleteField }],
 ];
