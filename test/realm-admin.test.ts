@@ -87,3 +87,15 @@ test('PATCH /realm/user_settings_defaults: administrators change what new users 
   const again = await ann.ok('POST', 'register', { fetch_event_types: ['realm_user_settings_defaults'] });
   assert.equal(again.realm_user_settings_defaults.left_side_userlist, false);
 });
+
+test('POST /realm/test_welcome_bot_custom_message: the Welcome Bot sends the text to the administrator', async () => {
+  const { message_id } = await admin.ok('POST', 'realm/test_welcome_bot_custom_message', { welcome_message_custom_text: 'Welcome to **our** team!' });
+  const { message } = await admin.ok('GET', `messages/${message_id}`);
+  assert.equal(message.sender_full_name, 'Welcome Bot');
+  assert.match(message.content, /<strong>our<\/strong>/);
+  assert.deepEqual((message.display_recipient as any[]).map((r) => r.id).sort(), [admin.userId, message.sender_id].sort());
+  assert.equal((await ann.post('realm/test_welcome_bot_custom_message', { welcome_message_custom_text: 'hi' })).body.msg, 'Must be an organization administrator');
+  assert.equal((await admin.post('realm/test_welcome_bot_custom_message', { welcome_message_custom_text: 'x'.repeat(8001) })).status, 400);
+  assert.equal((await admin.post('realm/test_welcome_bot_custom_message', {})).body.code, 'REQUEST_VARIABLE_MISSING');
+  assert.equal((await admin.post('realm/test_welcome_bot_custom_message', { welcome_message_custom_text: '  ' })).status, 400);
+});

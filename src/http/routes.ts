@@ -41,6 +41,7 @@ import { routes as realmDomainRoutes } from '../views/realm-domains.js';
 import { routes as realmPlaygroundRoutes } from '../views/realm-playgrounds.js';
 import { routes as profileDataRoutes } from '../views/profile-data.js';
 import { routes as realmUserDefaultRoutes } from '../views/realm-user-defaults.js';
+import { routes as welcomeBotRoutes } from '../views/welcome-bot.js';
 
 /** Kept for views written before the type moved to the router (views no longer import this file). */
 export type { RouteList };
@@ -51,7 +52,7 @@ export function allRoutes(): RouteList {
 }
 
 function viewRoutes(): RouteList {
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, channelAdminRoutes, defaultStreamRoutes, channelFolderRoutes, realmDomainRoutes, realmPlaygroundRoutes, profileDataRoutes, realmUserDefaultRoutes].flat();
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, channelAdminRoutes, defaultStreamRoutes, channelFolderRoutes, realmDomainRoutes, realmPlaygroundRoutes, profileDataRoutes, realmUserDefaultRoutes, welcomeBotRoutes].flat();
 }
 
 /** The OpenAPI document's text, built once at start (buildRouter): the routes never change while serving. */
