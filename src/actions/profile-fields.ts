@@ -21,7 +21,7 @@ export interface NewProfileField {
 /** At most this many fields are shown in the profile summary (the original's limit). */
 export const MAX_SUMMARY_FIELDS = 2;
 
-function checkFieldData(type: number, raw: string): string {
+export function checkFieldData(type: number, raw: string): string {
   if (type === FieldType.SELECT) {
     let data: unknown;
     try {

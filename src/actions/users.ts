@@ -10,6 +10,7 @@ import { pickStreamColor } from '../lib/streams-create.js';
 import { streamPeerAudience } from '../lib/streams/access.js';
 import { apiEmailFor, canSeeDeliveryEmail, realmHostName, userByEmail } from '../lib/users.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { realmUserDefaultOverrides, startingSettings } from '../lib/realm-user-defaults.js';
 import { presentUser } from '../presenters/user.js';
 import { unknownUser } from '../models/unknown-user.js';
 import { viewersWithoutAccess } from '../lib/user-access.js';
@@ -80,7 +81,7 @@ export async function insertUser(tx: Transaction<DB>, dialect: Dialect, realm: R
       is_imported_stub: 0,
       first_login_pending: input.firstLoginPending ? 1 : 0,
       is_deleted: 0,
-      settings: '{}',
+      settings: JSON.stringify(await startingSettings(tx, realm.id)),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -137,9 +138,9 @@ async function hideFromRestrictedViewers(tx: Transaction<DB>, realm: Realm, user
 
 /** New people start with the organization's email_address_visibility; hidden addresses get the dummy API email. */
 async function applyDefaultEmailVisibility(tx: Transaction<DB>, realm: Realm, user: User, input: NewUserInput): Promise<void> {
-  const visibility = realmSettings(realm).email_address_visibility;
+  const visibility = (await realmUserDefaultOverrides(tx, realm.id)).email_address_visibility ?? realmSettings(realm).email_address_visibility;
   if (input.isBot || !input.host || typeof visibility !== 'number' || visibility === 1) return;
-  user.settings = JSON.stringify({ email_address_visibility: visibility });
+  user.settings = JSON.stringify({ ...(JSON.parse(user.settings) as object), email_address_visibility: visibility });
   user.email = apiEmailFor(user, input.host);
   await tx.updateTable('users').set({ settings: user.settings, email: user.email }).where('id', '=', user.id).execute();
 }

@@ -61,4 +61,10 @@ function applyOwnRole(state: State, role: number): void {
 
 export function applyCustomProfileFields(state: State, e: Event): void {
   if (state.custom_profile_fields) state.custom_profile_fields = e.fields;
+  // A deleted field's values go with it.
+  const ids = new Set((e.fields as { id: number }[]).map((f) => String(f.id)));
+  for (const u of [...(state.realm_users ?? []), ...(state.realm_non_active_users ?? [])]) {
+    if (!u.profile_data) continue;
+    for (const k of Object.keys(u.profile_data)) if (!ids.has(k)) delete u.profile_data[k];
+  }
 }

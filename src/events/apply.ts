@@ -9,6 +9,7 @@ import { applyVideoToken } from './apply-video.js';
 import { applyCustomProfileFields, applyRealmUserAdmin } from './apply-user-admin.js';
 import { unknownUser } from '../models/unknown-user.js';
 import { applyMutedUsers, applyUserStatus, applyUserStatusOnRealmUser } from './apply-people.js';
+import { applyChannelAdmin } from './apply-channel-admin.js';
 import { applyPresence, applyRealmEmoji, applyReminders, applyUserTopic, recountUnread } from './apply-realm.js';
 
 export { ORDER, type ApplyContext } from './apply-util.js';
@@ -93,6 +94,7 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
     case 'muted_users':
       return applyMutedUsers(state, e);
     default:
+      if (applyChannelAdmin(state, e)) return;
       throw new Error(`applyEvent: unknown event type ${e.type}`);
   }
 }
@@ -162,6 +164,9 @@ function applyRealmBot(state: State, e: Event): void {
 
 // ---- channels and subscriptions ----
 
+/** Fields a stream update carries besides property and value (rendered_description; the privacy trio). */
+const STREAM_UPDATE_EXTRAS = ['rendered_description', 'history_public_to_subscribers', 'is_web_public'];
+
 function applyStream(state: State, e: Event): void {
   if (e.op === 'create') {
     if (state.streams) {
@@ -183,7 +188,10 @@ function applyStream(state: State, e: Event): void {
   if (e.op === 'update') {
     for (const list of [state.streams, state.subscriptions, state.unsubscribed, state.never_subscribed]) {
       const s = list?.find((x: any) => x.stream_id === e.stream_id);
-      if (s) s[e.property] = e.value;
+      if (!s) continue;
+      s[e.property] = e.value;
+      // Fields that change with the property travel in the same event.
+      for (const f of STREAM_UPDATE_EXTRAS) if (f in e) s[f] = e[f];
     }
     return;
   }

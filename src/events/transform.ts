@@ -108,7 +108,7 @@ export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCac
   const allowEmptyTopic = caps.empty_topic_name === true;
   const emptyName = (ev.__empty_topic_name as string | undefined) ?? 'general chat';
   if (notice.withoutCapability && caps[notice.withoutCapability.capability] !== true) {
-    return notice.withoutCapability.events.map((e) => stripInternal(e, allowEmptyTopic, emptyName));
+    return notice.withoutCapability.events.map((e) => withNotificationDefaults(e, stripInternal(e, allowEmptyTopic, emptyName), caps));
   }
   switch (ev.type) {
     case 'message':
@@ -119,13 +119,8 @@ export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCac
       const { message_ids, ...rest } = base;
       return (message_ids as number[]).map((id) => ({ ...rest, type: 'delete_message', message_id: id }));
     }
-    case 'subscription': {
-      // Clients without notification_settings_null get the user's defaults in place of nulls.
-      const base = stripInternal(ev, allowEmptyTopic, emptyName);
-      const defaults = ev.__notification_defaults as Record<string, boolean> | undefined;
-      if (!defaults || caps.notification_settings_null === true || !Array.isArray(base.subscriptions)) return [base];
-      return [{ ...base, subscriptions: fillNotificationDefaults(base.subscriptions as Record<string, unknown>[], defaults) }];
-    }
+    case 'subscription':
+      return [withNotificationDefaults(ev, stripInternal(ev, allowEmptyTopic, emptyName), caps)];
     case 'muted_topics': {
       // Nested [channel, topic, time] entries: the empty topic shows as its display name for older clients.
       const base = stripInternal(ev, allowEmptyTopic, emptyName);
@@ -142,6 +137,13 @@ export function eventsForQueue(notice: Notice, q: ClientQueue, cache: VariantCac
     default:
       return [stripInternal(ev, allowEmptyTopic, emptyName)];
   }
+}
+
+/** Subscription objects for clients without notification_settings_null: the user's defaults in place of nulls. */
+function withNotificationDefaults(ev: EventBody, base: EventBody, caps: Record<string, boolean>): EventBody {
+  const defaults = ev.__notification_defaults as Record<string, boolean> | undefined;
+  if (ev.type !== 'subscription' || !defaults || caps.notification_settings_null === true || !Array.isArray(base.subscriptions)) return base;
+  return { ...base, subscriptions: fillNotificationDefaults(base.subscriptions as Record<string, unknown>[], defaults) };
 }
 
 /** Removes internal keys and applies the empty-topic display rule to topic fields. */

@@ -39,6 +39,14 @@ import { routes as userStatusRoutes } from '../views/user-status.js';
 import { routes as mutedUserRoutes } from '../views/muted-users.js';
 import { routes as accountRoutes } from '../views/account.js';
 import { routes as webhookRoutes } from '../views/webhooks.js';
+import { routes as channelAdminRoutes } from '../views/channel-admin.js';
+import { routes as defaultStreamRoutes } from '../views/default-streams.js';
+import { routes as channelFolderRoutes } from '../views/channel-folders.js';
+import { routes as realmDomainRoutes } from '../views/realm-domains.js';
+import { routes as realmPlaygroundRoutes } from '../views/realm-playgrounds.js';
+import { routes as profileDataRoutes } from '../views/profile-data.js';
+import { routes as realmUserDefaultRoutes } from '../views/realm-user-defaults.js';
+import { routes as welcomeBotRoutes } from '../views/welcome-bot.js';
 
 /** Kept for views written before the type moved to the router (views no longer import this file). */
 export type { RouteList };
@@ -50,6 +58,7 @@ export function allRoutes(): RouteList {
 
 function viewRoutes(): RouteList {
   return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, botStorageRoutes, userStatusRoutes, mutedUserRoutes, accountRoutes, webhookRoutes].flat();
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, channelAdminRoutes, defaultStreamRoutes, channelFolderRoutes, realmDomainRoutes, realmPlaygroundRoutes, profileDataRoutes, realmUserDefaultRoutes, welcomeBotRoutes].flat();
 }
 
 /** The OpenAPI document's text, built once at start (buildRouter): the routes never change while serving. */

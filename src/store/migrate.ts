@@ -18,6 +18,7 @@ import * as m014 from './migrations/014-messages-recipient-topic.js';
 import * as m015 from './migrations/015-web-sessions.js';
 import * as m016 from './migrations/016-realm-exports.js';
 import * as m018 from './migrations/018-people.js';
+import * as m017 from './migrations/017-channel-admin.js';
 
 interface Migration {
   name: string;
@@ -42,6 +43,7 @@ const MIGRATIONS: Migration[] = [
   { name: '015-web-sessions', up: m015.up },
   { name: '016-realm-exports', up: m016.up },
   { name: '018-people', up: m018.up },
+  { name: '017-channel-admin', up: m017.up },
 ];
 
 /** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */

@@ -1,6 +1,7 @@
 // Table types for the typed query layer; booleans are stored as 0/1 integers on both databases.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { BotServiceTable, BotStorageTable, MutedUserTable, UserStatusTable } from './schema-people.js';
+import type { ChannelAdminTables } from './schema-channel-admin.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -433,6 +434,7 @@ export interface DB {
   user_status: UserStatusTable;
   muted_users: MutedUserTable;
   bot_services: BotServiceTable;
+export interface DB extends ChannelAdminTables {
   web_sessions: WebSessionTable;
   password_resets: PasswordResetTable;
   realm_exports: RealmExportTable;
