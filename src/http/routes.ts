@@ -57,8 +57,51 @@ export function allRoutes(): RouteList {
 }
 
 function viewRoutes(): RouteList {
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, botStorageRoutes, userStatusRoutes, mutedUserRoutes, accountRoutes, webhookRoutes].flat();
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, channelAdminRoutes, defaultStreamRoutes, channelFolderRoutes, realmDomainRoutes, realmPlaygroundRoutes, profileDataRoutes, realmUserDefaultRoutes, welcomeBotRoutes].flat();
+  return [
+    eventRoutes,
+    userRoutes,
+    streamRoutes,
+    subscriptionRoutes,
+    subscriptionPropertyRoutes,
+    messageRoutes,
+    flagRoutes,
+    reactionRoutes,
+    settingsRoutes,
+    typingRoutes,
+    topicRoutes,
+    reminderRoutes,
+    presenceRoutes,
+    realmEmojiRoutes,
+    linkifierRoutes,
+    draftRoutes,
+    snippetRoutes,
+    navigationViewRoutes,
+    alertWordRoutes,
+    userGroupRoutes,
+    invitationRoutes,
+    channelEmailRoutes,
+    videoCallRoutes,
+    userAdminRoutes,
+    serverSettingsRoutes,
+    botRoutes,
+    avatarRoutes,
+    uploadRoutes,
+    emojiDataRoutes,
+    realmExportRoutes,
+    botStorageRoutes,
+    userStatusRoutes,
+    mutedUserRoutes,
+    accountRoutes,
+    webhookRoutes,
+    channelAdminRoutes,
+    defaultStreamRoutes,
+    channelFolderRoutes,
+    realmDomainRoutes,
+    realmPlaygroundRoutes,
+    profileDataRoutes,
+    realmUserDefaultRoutes,
+    welcomeBotRoutes,
+  ].flat();
 }
 
 /** The OpenAPI document's text, built once at start (buildRouter): the routes never change while serving. */

@@ -17,8 +17,8 @@ import * as m013 from './migrations/013-subscription-user-active.js';
 import * as m014 from './migrations/014-messages-recipient-topic.js';
 import * as m015 from './migrations/015-web-sessions.js';
 import * as m016 from './migrations/016-realm-exports.js';
-import * as m018 from './migrations/018-people.js';
 import * as m017 from './migrations/017-channel-admin.js';
+import * as m018 from './migrations/018-people.js';
 
 interface Migration {
   name: string;
@@ -42,8 +42,8 @@ const MIGRATIONS: Migration[] = [
   { name: '014-messages-recipient-topic', up: m014.up },
   { name: '015-web-sessions', up: m015.up },
   { name: '016-realm-exports', up: m016.up },
-  { name: '018-people', up: m018.up },
   { name: '017-channel-admin', up: m017.up },
+  { name: '018-people', up: m018.up },
 ];
 
 /** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */

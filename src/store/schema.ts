@@ -429,12 +429,11 @@ export interface RealmExportTable {
   file_key: string | null;
 }
 
-export interface DB {
+export interface DB extends ChannelAdminTables {
   bot_storage: BotStorageTable;
   user_status: UserStatusTable;
   muted_users: MutedUserTable;
   bot_services: BotServiceTable;
-export interface DB extends ChannelAdminTables {
   web_sessions: WebSessionTable;
   password_resets: PasswordResetTable;
   realm_exports: RealmExportTable;

@@ -15,11 +15,27 @@ import { personalStates } from './personal.js';
 import { videoCallState } from './video-calls.js';
 import { customProfileFieldsState } from './profile-fields.js';
 import { peopleStates } from './people.js';
-
-export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates, userTopicState, remindersState, presenceState, realmEmojiState, realmLinkifiersState, ...personalStates, videoCallState, customProfileFieldsState, ...peopleStates];
 import { channelAdminStates } from './channel-admin.js';
 
-export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates, userTopicState, remindersState, presenceState, realmEmojiState, realmLinkifiersState, ...personalStates, videoCallState, customProfileFieldsState, ...channelAdminStates];
+export const STATE_FETCHERS: readonly StateFetcher[] = [
+  realmState,
+  realmUserState,
+  realmBotState,
+  userSettingsState,
+  userGroupState,
+  ...streamStates,
+  ...messageStates,
+  userTopicState,
+  remindersState,
+  presenceState,
+  realmEmojiState,
+  realmLinkifiersState,
+  ...personalStates,
+  videoCallState,
+  customProfileFieldsState,
+  ...peopleStates,
+  ...channelAdminStates,
+];
 
 /** Event types whose state register can fetch (unknown requested types are ignored, as the spec says). */
 export const FETCHABLE_TYPES: ReadonlySet<string> = new Set(STATE_FETCHERS.flatMap((f) => f.types));
