@@ -8,6 +8,7 @@ import { applyUserGroup } from './apply-groups.js';
 import { applyVideoToken } from './apply-video.js';
 import { applyCustomProfileFields, applyRealmUserAdmin } from './apply-user-admin.js';
 import { unknownUser } from '../models/unknown-user.js';
+import { applyScheduledMessages } from './apply-scheduled.js';
 import { applyPresence, applyRealmEmoji, applyReminders, applyUserTopic, recountUnread } from './apply-realm.js';
 
 export { ORDER, type ApplyContext } from './apply-util.js';
@@ -70,6 +71,8 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
     case 'typing_edit_message':
       // Typing is momentary: nothing of it is in the register state.
       return;
+    case 'scheduled_messages':
+      return applyScheduledMessages(state, e);
     case 'reminders':
       return applyReminders(state, e);
     case 'presence':

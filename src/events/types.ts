@@ -54,5 +54,6 @@ export const EVENT_TYPES = [
   'realm_export',
   'has_videoprovider_token',
   'custom_profile_fields',
+  'scheduled_messages',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -16,6 +16,7 @@ import { routes as settingsRoutes } from '../views/settings.js';
 import { routes as typingRoutes } from '../views/typing.js';
 import { routes as topicRoutes } from '../views/topics.js';
 import { routes as reminderRoutes } from '../views/reminders.js';
+import { routes as scheduledMessageRoutes } from '../views/scheduled-messages.js';
 import { routes as presenceRoutes } from '../views/presence.js';
 import { routes as realmEmojiRoutes } from '../views/realm-emoji.js';
 import { routes as linkifierRoutes } from '../views/linkifiers.js';
@@ -44,7 +45,7 @@ export function allRoutes(): RouteList {
 }
 
 function viewRoutes(): RouteList {
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes].flat();
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, scheduledMessageRoutes].flat();
 }
 
 /** The OpenAPI document's text, built once at start (buildRouter): the routes never change while serving. */

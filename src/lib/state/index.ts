@@ -14,8 +14,9 @@ import { userTopicState } from './topics.js';
 import { personalStates } from './personal.js';
 import { videoCallState } from './video-calls.js';
 import { customProfileFieldsState } from './profile-fields.js';
+import { scheduledMessagesState } from './scheduled-messages.js';
 
-export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates, userTopicState, remindersState, presenceState, realmEmojiState, realmLinkifiersState, ...personalStates, videoCallState, customProfileFieldsState];
+export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates, userTopicState, remindersState, presenceState, realmEmojiState, realmLinkifiersState, ...personalStates, videoCallState, customProfileFieldsState, scheduledMessagesState];
 
 /** Event types whose state register can fetch (unknown requested types are ignored, as the spec says). */
 export const FETCHABLE_TYPES: ReadonlySet<string> = new Set(STATE_FETCHERS.flatMap((f) => f.types));
