@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
 import { checkConsistency } from './helpers/events.js';
+import { postFiles } from './helpers/multipart.js';
 import type { Clock } from '../src/context.js';
 
 let now = 1_700_000_000;
@@ -44,4 +45,15 @@ test('scheduled_messages add, update, remove; delivery removes it', async () => 
     },
     { expect: ['scheduled_messages', 'message'] },
   );
+});
+
+test('attachment add, update, remove: register carries no files, so nothing changes', async () => {
+  let url = '';
+  await checkConsistency(kim, async () => {
+    const r = await postFiles(kim, 'user_uploads', [{ data: Buffer.from('hello'), filename: 'a.txt', contentType: 'text/plain' }]);
+    url = r.body.url;
+  }, { expect: ['attachment'] });
+  await checkConsistency(kim, () => kim.ok('POST', 'messages', { type: 'stream', to: general, topic: 'f', content: `[a](${url})` }), { expect: ['attachment'] });
+  const id = (await kim.ok('GET', 'attachments')).attachments[0].id;
+  await checkConsistency(kim, () => kim.ok('DELETE', `attachments/${id}`), { expect: ['attachment'] });
 });

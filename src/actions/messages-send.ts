@@ -27,6 +27,7 @@ import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { streamPeerAudience } from '../lib/streams/access.js';
 import { firstMessageEvent } from './messages-common.js';
+import { attachmentEvents } from './attachments.js';
 import { lockStreams } from '../lib/messages/unread.js';
 import { forgetChannel, rememberedChannel, sendInOneStatement } from '../lib/messages/send-one-statement.js';
 
@@ -138,7 +139,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
         .execute();
     }
     // A substring test first: most messages link no upload and pay nothing more.
-    if (content.includes('/user_uploads/')) await linkAttachments(tx, sender, id, content);
+    const linked = content.includes('/user_uploads/') ? await linkAttachments(tx, sender, id, content) : [];
 
     const outgoing: Outgoing[] = [];
     if (stream && stream.first_message_id === null) {
@@ -147,6 +148,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     }
     outgoing.unshift(messageNotice(message, realm, sender, stream, participants, bits, input));
     outgoing.push(...extra);
+    if (linked.length) outgoing.push(...(await attachmentEvents(tx, 'update', linked)));
     return { id, outgoing };
   });
   app.counters.sendCommits++;

@@ -82,6 +82,9 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
     case 'realm_linkifiers':
       if (state.realm_linkifiers) state.realm_linkifiers = e.realm_linkifiers;
       return;
+    case 'attachment':
+      // A user's files are fetched with GET /attachments; register carries none of them.
+      return;
     case 'realm_export':
       // The list of exports is fetched with GET /export/realm; register carries none of it.
       return;

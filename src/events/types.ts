@@ -55,5 +55,6 @@ export const EVENT_TYPES = [
   'has_videoprovider_token',
   'custom_profile_fields',
   'scheduled_messages',
+  'attachment',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

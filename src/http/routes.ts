@@ -17,6 +17,7 @@ import { routes as typingRoutes } from '../views/typing.js';
 import { routes as topicRoutes } from '../views/topics.js';
 import { routes as reminderRoutes } from '../views/reminders.js';
 import { routes as scheduledMessageRoutes } from '../views/scheduled-messages.js';
+import { routes as attachmentRoutes } from '../views/attachments.js';
 import { routes as presenceRoutes } from '../views/presence.js';
 import { routes as realmEmojiRoutes } from '../views/realm-emoji.js';
 import { routes as linkifierRoutes } from '../views/linkifiers.js';
@@ -45,7 +46,7 @@ export function allRoutes(): RouteList {
 }
 
 function viewRoutes(): RouteList {
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, scheduledMessageRoutes].flat();
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, scheduledMessageRoutes, attachmentRoutes].flat();
 }
 
 /** The OpenAPI document's text, built once at start (buildRouter): the routes never change while serving. */
