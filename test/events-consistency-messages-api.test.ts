@@ -57,3 +57,7 @@ test('attachment add, update, remove: register carries no files, so nothing chan
   const id = (await kim.ok('GET', 'attachments')).attachments[0].id;
   await checkConsistency(kim, () => kim.ok('DELETE', `attachments/${id}`), { expect: ['attachment'] });
 });
+
+test('invites_changed: a signal only, register carries no invitations', async () => {
+  await checkConsistency(s.owner, () => s.owner.ok('POST', 'invites/multiuse', {}), { expect: ['invites_changed'] });
+});

@@ -85,6 +85,9 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
     case 'attachment':
       // A user's files are fetched with GET /attachments; register carries none of them.
       return;
+    case 'invites_changed':
+      // Only a signal to fetch GET /invites again; register carries no invitations.
+      return;
     case 'realm_export':
       // The list of exports is fetched with GET /export/realm; register carries none of it.
       return;

@@ -56,5 +56,6 @@ export const EVENT_TYPES = [
   'custom_profile_fields',
   'scheduled_messages',
   'attachment',
+  'invites_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -19,6 +19,7 @@ import { routes as reminderRoutes } from '../views/reminders.js';
 import { routes as scheduledMessageRoutes } from '../views/scheduled-messages.js';
 import { routes as attachmentRoutes } from '../views/attachments.js';
 import { routes as messageExtraRoutes } from '../views/message-extras.js';
+import { routes as multiuseInviteRoutes } from '../views/invitations-multiuse.js';
 import { routes as presenceRoutes } from '../views/presence.js';
 import { routes as realmEmojiRoutes } from '../views/realm-emoji.js';
 import { routes as linkifierRoutes } from '../views/linkifiers.js';
@@ -47,7 +48,7 @@ export function allRoutes(): RouteList {
 }
 
 function viewRoutes(): RouteList {
-  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, scheduledMessageRoutes, attachmentRoutes, messageExtraRoutes].flat();
+  return [eventRoutes, userRoutes, streamRoutes, subscriptionRoutes, subscriptionPropertyRoutes, messageRoutes, flagRoutes, reactionRoutes, settingsRoutes, typingRoutes, topicRoutes, reminderRoutes, presenceRoutes, realmEmojiRoutes, linkifierRoutes, draftRoutes, snippetRoutes, navigationViewRoutes, alertWordRoutes, userGroupRoutes, invitationRoutes, channelEmailRoutes, videoCallRoutes, userAdminRoutes, serverSettingsRoutes, botRoutes, avatarRoutes, uploadRoutes, emojiDataRoutes, realmExportRoutes, scheduledMessageRoutes, attachmentRoutes, messageExtraRoutes, multiuseInviteRoutes].flat();
 }
 
 /** The OpenAPI document's text, built once at start (buildRouter): the routes never change while serving. */

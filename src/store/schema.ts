@@ -436,6 +436,22 @@ export interface ScheduledMessageTable {
   claimed_until: number | null;
 }
 
+/** A reusable invitation link (migration 019); status as for invitations (pending, revoked). */
+export interface MultiuseInviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  link_key: string;
+  invited_by_id: number;
+  invited_at: number;
+  expires_at: number | null;
+  invited_as: number;
+  stream_ids: string;
+  group_ids: string;
+  include_realm_default_subscriptions: number;
+  welcome_message_custom_text: string | null;
+  status: number;
+}
+
 /** A data export requested through the API (migration 016); the file lives under <data dir>/exports/. */
 export interface RealmExportTable {
   id: Generated<number>;
@@ -452,6 +468,7 @@ export interface RealmExportTable {
 }
 
 export interface DB {
+  multiuse_invites: MultiuseInviteTable;
   scheduled_messages: ScheduledMessageTable;
   web_sessions: WebSessionTable;
   password_resets: PasswordResetTable;

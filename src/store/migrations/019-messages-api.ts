@@ -1,4 +1,4 @@
-// Scheduled messages (kept until the transaction that sends them deletes them) and mobile push devices.
+// Scheduled messages (kept until the transaction that sends them deletes them) and reusable invitation links.
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
 
@@ -26,4 +26,21 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('scheduled_messages_due').on('scheduled_messages').columns(['failed', 'scheduled_at']).execute();
   await db.schema.createIndex('scheduled_messages_user').on('scheduled_messages').columns(['user_id', 'scheduled_at']).execute();
+
+  // A reusable invitation link: each sign-up through it becomes a one-time email invitation,
+  // accepted by the usual flow. The key is kept (not only its hash): administrators see the link again.
+  await id('multiuse_invites')
+    .addColumn('realm_id', 'integer', (c) => c.notNull().references('realms.id'))
+    .addColumn('link_key', 'text', (c) => c.notNull().unique())
+    .addColumn('invited_by_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('invited_at', 'integer', (c) => c.notNull())
+    .addColumn('expires_at', 'integer')
+    .addColumn('invited_as', 'integer', (c) => c.notNull())
+    .addColumn('stream_ids', 'text', (c) => c.notNull())
+    .addColumn('group_ids', 'text', (c) => c.notNull())
+    .addColumn('include_realm_default_subscriptions', 'integer', (c) => c.notNull())
+    .addColumn('welcome_message_custom_text', 'text')
+    .addColumn('status', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('multiuse_invites_realm').on('multiuse_invites').columns(['realm_id', 'status']).execute();
 }
