@@ -15,8 +15,9 @@ import { personalStates } from './personal.js';
 import { videoCallState } from './video-calls.js';
 import { customProfileFieldsState } from './profile-fields.js';
 import { scheduledMessagesState } from './scheduled-messages.js';
+import { serverConstantsState } from './server-constants.js';
 
-export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates, userTopicState, remindersState, presenceState, realmEmojiState, realmLinkifiersState, ...personalStates, videoCallState, customProfileFieldsState, scheduledMessagesState];
+export const STATE_FETCHERS: readonly StateFetcher[] = [realmState, realmUserState, realmBotState, userSettingsState, userGroupState, ...streamStates, ...messageStates, userTopicState, remindersState, presenceState, realmEmojiState, realmLinkifiersState, ...personalStates, videoCallState, customProfileFieldsState, scheduledMessagesState, serverConstantsState];
 
 /** Event types whose state register can fetch (unknown requested types are ignored, as the spec says). */
 export const FETCHABLE_TYPES: ReadonlySet<string> = new Set(STATE_FETCHERS.flatMap((f) => f.types));
