@@ -31,10 +31,10 @@ function invitationFailed(msg: string, errors: InviteError[], sent: boolean, dai
   return new ApiError(msg, 'INVITATION_FAILED', 400, { errors, sent_invitations: sent, daily_limit_reached: dailyLimit, license_limit_reached: false });
 }
 
-/** Checks everything that refuses the whole request (nothing is sent then). */
-async function checkInvite(app: AppContext, realm: Realm, user: User, input: InviteInput): Promise<void> {
+/** Checks everything that refuses the whole request (nothing is sent then); reusable links need `permission` instead. */
+export async function checkInvite(app: AppContext, realm: Realm, user: User, input: Pick<InviteInput, 'inviteAs' | 'streamIds' | 'groupIds'>, permission = 'can_invite_users_group'): Promise<void> {
   await app.store.read(async (tx) => {
-    if (!(await hasRealmPermission(tx, user, realm, 'can_invite_users_group'))) throw badRequest('Insufficient permission');
+    if (!(await hasRealmPermission(tx, user, realm, permission))) throw badRequest('Insufficient permission');
     // Roles equal to or stricter than the inviter's own (larger codes are stricter).
     if (input.inviteAs < user.role) throw badRequest('Insufficient permission');
     if (input.streamIds.length && !isAdminRole(user.role) && !(await hasRealmPermission(tx, user, realm, 'can_add_subscribers_group'))) throw noSubscribeOthers();
@@ -151,7 +151,7 @@ export async function doInvite(app: AppContext, realm: Realm, user: User, input:
   }
 }
 
-function inviteMail(app: AppContext, realm: Realm, inviter: User, email: string, key: string, expiresAt: number | null) {
+export function inviteMail(app: AppContext, realm: Realm, inviter: User, email: string, key: string, expiresAt: number | null) {
   const base = realmUrl(app.config.externalUrl, realm.string_id);
   const expiry = expiresAt === null ? 'It does not expire.' : `It works once and expires on ${new Date(expiresAt * 1000).toUTCString()}.`;
   return {

@@ -23,6 +23,7 @@ import { byFlags, refreshFirstMessageIds } from './messages-common.js';
 import { lowerFloors } from '../lib/messages/unread.js';
 import type { Dialect } from '../store/dialect.js';
 import { linkAttachments } from '../lib/uploads.js';
+import { attachmentEvents } from './attachments.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -76,7 +77,7 @@ export async function doUpdateMessage(app: AppContext, realm: Realm, user: User,
     if (content !== undefined && rendered) {
       await applyContentEdit(tx, user, message, content, rendered, now, move);
       // Links are added, never dropped: earlier versions stay readable in the edit history.
-      if (content.includes('/user_uploads/')) await linkAttachments(tx, user, message.id, content);
+      if (content.includes('/user_uploads/')) outgoing.push(...(await attachmentEvents(tx, 'update', await linkAttachments(tx, user, message.id, content))));
       Object.assign(event, {
         orig_content: message.content,
         orig_rendered_content: message.rendered_content,

@@ -29,6 +29,7 @@ import { withGroupMentions } from '../lib/messages/group-mentions.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { streamPeerAudience } from '../lib/streams/access.js';
 import { firstMessageEvent } from './messages-common.js';
+import { attachmentEvents } from './attachments.js';
 import { lockStreams } from '../lib/messages/unread.js';
 import { forgetChannel, rememberedChannel, sendInOneStatement } from '../lib/messages/send-one-statement.js';
 
@@ -43,6 +44,8 @@ export interface SendInput {
   content: string;
   readBySender: boolean;
   clientName: string;
+  /** A system bot's notice to a channel the server chose (moderation requests): no posting check for the bot. */
+  internal?: boolean;
   queueId?: string;
   localId?: string;
   /** Runs first inside the sending transaction (an aborting throw sends nothing); its events go out with the message's. */
@@ -85,7 +88,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
         // Read again under the lock: another first send may have committed between the read and the lock.
         if (stream.first_message_id === null && dialect === 'postgres') stream = (await findStreamById(tx, dialect, realm.id, stream.id)) ?? stream;
       }
-      await checkCanSendToStream(tx, sender, stream);
+      if (!input.internal) await checkCanSendToStream(tx, sender, stream);
       if (input.topic === undefined) throw missing('topic');
       topic = normalizeTopicInput(input.topic, realm);
       checkTopicAllowed(topic, realm, stream);
@@ -146,7 +149,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
         .execute();
     }
     // A substring test first: most messages link no upload and pay nothing more.
-    if (content.includes('/user_uploads/')) await linkAttachments(tx, sender, id, content);
+    const linked = content.includes('/user_uploads/') ? await linkAttachments(tx, sender, id, content) : [];
 
     const outgoing: Outgoing[] = [];
     if (stream && stream.first_message_id === null) {
@@ -155,6 +158,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     }
     outgoing.unshift(messageNotice(message, realm, sender, stream, participants, bits, input));
     outgoing.push(...extra);
+    if (linked.length) outgoing.push(...(await attachmentEvents(tx, 'update', linked)));
     return { id, outgoing };
   });
   app.counters.sendCommits++;

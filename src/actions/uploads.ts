@@ -1,10 +1,12 @@
-// Storing an uploaded file: size limit, organization quota, the bytes, then the attachments row.
+// Storing an uploaded file: size limit, organization quota, the bytes, then the attachments row (and its event).
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { UploadedFile } from '../core/results.js';
 import { badRequest } from '../core/api-error.js';
 import { newPathId, newUrlSecret, uploadStorage } from '../lib/uploads.js';
+import { publishCommitted } from '../events/publish.js';
+import { attachmentEvents } from './attachments.js';
 
 const MIB = 1024 * 1024;
 
@@ -29,9 +31,9 @@ export async function doUploadFile(app: AppContext, realm: Realm, user: User, fi
   const storage = uploadStorage(app);
   await storage.put(pathId, await file.read(), file.mimeType);
   try {
-    await app.store.write(async (tx) => {
+    const { result: outgoing, stamp } = await app.store.write(async (tx) => {
       await checkQuota(app, tx, realm.id, file.size);
-      await tx
+      const att = await tx
         .insertInto('attachments')
         .values({
           realm_id: realm.id,
@@ -43,8 +45,11 @@ export async function doUploadFile(app: AppContext, realm: Realm, user: User, fi
           create_time: app.clock.now(),
           url_secret: newUrlSecret(),
         })
-        .execute();
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return attachmentEvents(tx, 'add', [att]);
     });
+    publishCommitted(app, realm.id, stamp, outgoing);
   } catch (err) {
     // No row, no file: an unrecorded file would count against nothing and never be served.
     await storage.delete(pathId).catch(() => undefined);

@@ -10,6 +10,7 @@ import { applyCustomProfileFields, applyRealmUserAdmin } from './apply-user-admi
 import { unknownUser } from '../models/unknown-user.js';
 import { applyMutedUsers, applyUserStatus, applyUserStatusOnRealmUser } from './apply-people.js';
 import { applyChannelAdmin } from './apply-channel-admin.js';
+import { applyScheduledMessages } from './apply-scheduled.js';
 import { applyPresence, applyRealmEmoji, applyReminders, applyUserTopic, recountUnread } from './apply-realm.js';
 
 export { ORDER, type ApplyContext } from './apply-util.js';
@@ -73,6 +74,8 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
     case 'typing_edit_message':
       // Typing is momentary: nothing of it is in the register state.
       return;
+    case 'scheduled_messages':
+      return applyScheduledMessages(state, e);
     case 'reminders':
       return applyReminders(state, e);
     case 'presence':
@@ -81,6 +84,12 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
       return applyRealmEmoji(state, e);
     case 'realm_linkifiers':
       if (state.realm_linkifiers) state.realm_linkifiers = e.realm_linkifiers;
+      return;
+    case 'attachment':
+      // A user's files are fetched with GET /attachments; register carries none of them.
+      return;
+    case 'invites_changed':
+      // Only a signal to fetch GET /invites again; register carries no invitations.
       return;
     case 'realm_export':
       // The list of exports is fetched with GET /export/realm; register carries none of it.

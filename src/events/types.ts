@@ -56,5 +56,13 @@ export const EVENT_TYPES = [
   'custom_profile_fields',
   'user_status',
   'muted_users',
+  'scheduled_messages',
+  'attachment',
+  'invites_changed',
+  'default_streams',
+  'channel_folder',
+  'realm_domains',
+  'realm_playgrounds',
+  'realm_user_settings_defaults',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -16,6 +16,10 @@ import { routes as settingsRoutes } from '../views/settings.js';
 import { routes as typingRoutes } from '../views/typing.js';
 import { routes as topicRoutes } from '../views/topics.js';
 import { routes as reminderRoutes } from '../views/reminders.js';
+import { routes as scheduledMessageRoutes } from '../views/scheduled-messages.js';
+import { routes as attachmentRoutes } from '../views/attachments.js';
+import { routes as messageExtraRoutes } from '../views/message-extras.js';
+import { routes as multiuseInviteRoutes } from '../views/invitations-multiuse.js';
 import { routes as presenceRoutes } from '../views/presence.js';
 import { routes as realmEmojiRoutes } from '../views/realm-emoji.js';
 import { routes as linkifierRoutes } from '../views/linkifiers.js';
@@ -101,6 +105,10 @@ function viewRoutes(): RouteList {
     profileDataRoutes,
     realmUserDefaultRoutes,
     welcomeBotRoutes,
+    scheduledMessageRoutes,
+    attachmentRoutes,
+    messageExtraRoutes,
+    multiuseInviteRoutes,
   ].flat();
 }
 

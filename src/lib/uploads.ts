@@ -88,19 +88,24 @@ export function linkedPathIds(content: string, realmId: number): string[] {
  * Links the files a sent or edited message names to it, so its readers may fetch them. Only files
  * the author may already fetch are linked: knowing a URL alone must not share a file.
  * Callers check `content.includes('/user_uploads/')` first, keeping the common send free of queries.
+ * Returns the files newly linked (their uploaders get an attachment update).
  */
-export async function linkAttachments(tx: Tx, author: User, messageId: number, content: string): Promise<void> {
+export async function linkAttachments(tx: Tx, author: User, messageId: number, content: string): Promise<Attachment[]> {
   const pathIds = linkedPathIds(content, author.realm_id);
-  if (!pathIds.length) return;
+  if (!pathIds.length) return [];
   const atts = await tx.selectFrom('attachments').selectAll().where('realm_id', '=', author.realm_id).where('path_id', 'in', pathIds).execute();
+  const linked: Attachment[] = [];
   for (const att of atts) {
     if (!(await canAccessAttachment(tx, author, att))) continue;
-    await tx
+    const r = await tx
       .insertInto('attachment_messages')
       .values({ attachment_id: att.id, message_id: messageId })
       .onConflict((oc) => oc.columns(['attachment_id', 'message_id']).doNothing())
-      .execute();
+      .returning('attachment_id')
+      .executeTakeFirst();
+    if (r) linked.push(att);
   }
+  return linked;
 }
 
 function signature(att: Pick<Attachment, 'id' | 'url_secret'>, expires: number): Buffer {

@@ -19,6 +19,7 @@ import * as m015 from './migrations/015-web-sessions.js';
 import * as m016 from './migrations/016-realm-exports.js';
 import * as m017 from './migrations/017-channel-admin.js';
 import * as m018 from './migrations/018-people.js';
+import * as m019 from './migrations/019-messages-api.js';
 
 interface Migration {
   name: string;
@@ -44,6 +45,7 @@ const MIGRATIONS: Migration[] = [
   { name: '016-realm-exports', up: m016.up },
   { name: '017-channel-admin', up: m017.up },
   { name: '018-people', up: m018.up },
+  { name: '019-messages-api', up: m019.up },
 ];
 
 /** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */

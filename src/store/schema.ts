@@ -414,6 +414,46 @@ export interface AttachmentMessageTable {
   message_id: number;
 }
 
+/** A message to send later, until the transaction that sends it deletes it (migration 019). */
+export interface ScheduledMessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  /** 'stream' or 'private'. */
+  kind: string;
+  stream_id: number | null;
+  /** Direct messages: JSON list of the recipients' IDs as the sender chose them. */
+  to_user_ids: string | null;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  scheduled_at: number;
+  /** Null: the server's default (read). */
+  read_by_sender: number | null;
+  created_at: number;
+  /** 1 when the server tried to send it and could not; kept for the user to fix or delete. */
+  failed: Generated<number>;
+  failure_message: string | null;
+  /** A worker is delivering it until this time; another may retry after. */
+  claimed_until: number | null;
+}
+
+/** A reusable invitation link (migration 019); status as for invitations (pending, revoked). */
+export interface MultiuseInviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  link_key: string;
+  invited_by_id: number;
+  invited_at: number;
+  expires_at: number | null;
+  invited_as: number;
+  stream_ids: string;
+  group_ids: string;
+  include_realm_default_subscriptions: number;
+  welcome_message_custom_text: string | null;
+  status: number;
+}
+
 /** A data export requested through the API (migration 016); the file lives under <data dir>/exports/. */
 export interface RealmExportTable {
   id: Generated<number>;
@@ -434,6 +474,8 @@ export interface DB extends ChannelAdminTables {
   user_status: UserStatusTable;
   muted_users: MutedUserTable;
   bot_services: BotServiceTable;
+  multiuse_invites: MultiuseInviteTable;
+  scheduled_messages: ScheduledMessageTable;
   web_sessions: WebSessionTable;
   password_resets: PasswordResetTable;
   realm_exports: RealmExportTable;
@@ -483,3 +525,4 @@ export type Message = Selectable<MessageTable>;
 export type Reaction = Selectable<ReactionTable>;
 export type UserGroup = Selectable<UserGroupTable>;
 export type Attachment = Selectable<AttachmentTable>;
+export type ScheduledMessage = Selectable<ScheduledMessageTable>;

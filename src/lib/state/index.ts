@@ -16,6 +16,8 @@ import { videoCallState } from './video-calls.js';
 import { customProfileFieldsState } from './profile-fields.js';
 import { peopleStates } from './people.js';
 import { channelAdminStates } from './channel-admin.js';
+import { scheduledMessagesState } from './scheduled-messages.js';
+import { serverConstantsState } from './server-constants.js';
 
 export const STATE_FETCHERS: readonly StateFetcher[] = [
   realmState,
@@ -35,6 +37,8 @@ export const STATE_FETCHERS: readonly StateFetcher[] = [
   customProfileFieldsState,
   ...peopleStates,
   ...channelAdminStates,
+  scheduledMessagesState,
+  serverConstantsState,
 ];
 
 /** Event types whose state register can fetch (unknown requested types are ignored, as the spec says). */
