@@ -16,6 +16,7 @@ import { createWebHandler } from './http/web/handler.js';
 import { buildRouter } from './http/routes.js';
 import { startLoopMonitor } from './workers/loop-monitor.js';
 import { startReminderWorker } from './workers/reminders.js';
+import { startEmailWorker } from './workers/email-notifications.js';
 import { SearchIndexer } from './lib/messages/search-indexer.js';
 import { createLogger, type Logger } from './ops/logger.js';
 import { OpsCounters } from './ops/counters.js';
@@ -75,6 +76,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   });
   const port = (server.address() as AddressInfo).port;
   const reminders = startReminderWorker(app, (m) => log.error(m));
+  const emails = startEmailWorker(app, (m) => log.error(m));
   let closed = false;
   return {
     app,
@@ -84,6 +86,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       if (closed) return;
       closed = true;
       await reminders.stop();
+      await emails.stop();
       app.queues.stop();
       app.search.stop();
       app.queues.save(queueFile(config));

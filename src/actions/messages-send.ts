@@ -29,6 +29,7 @@ import { streamPeerAudience } from '../lib/streams/access.js';
 import { firstMessageEvent } from './messages-common.js';
 import { lockStreams } from '../lib/messages/unread.js';
 import { forgetChannel, rememberedChannel, sendInOneStatement } from '../lib/messages/send-one-statement.js';
+import { noteSentForEmail, type SentMessage } from '../lib/mail/pending.js';
 
 export interface SendInput {
   kind: 'stream' | 'private';
@@ -147,11 +148,13 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     }
     outgoing.unshift(messageNotice(message, realm, sender, stream, participants, bits, input));
     outgoing.push(...extra);
-    return { id, outgoing };
+    const email: SentMessage = { realmId: realm.id, id, senderId: sender.id, streamId: stream?.id ?? null, topicKey: row.topic_key, bits, mayMention: mentionBits.size > 0 };
+    return { id, outgoing, email };
   });
   app.counters.sendCommits++;
   publishCommitted(app, realm.id, stamp, result.outgoing);
   app.search.noteCommitted(result.id);
+  noteSentForEmail(app, result.email);
   return { id: result.id };
 }
 
@@ -193,6 +196,7 @@ async function sendToRememberedChannel(app: AppContext, realm: Realm, sender: Us
   app.counters.sendCommits++;
   publishCommitted(app, realm.id, { kind: 'xid', xid: sent.xid }, [messageNotice({ id: sent.id, ...row }, realm, sender, stream, [], bits, input)]);
   app.search.noteCommitted(sent.id);
+  noteSentForEmail(app, { realmId: realm.id, id: sent.id, senderId: sender.id, streamId: stream.id, topicKey: row.topic_key, bits, mayMention: false });
   return { id: sent.id };
 }
 

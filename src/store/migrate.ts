@@ -17,6 +17,7 @@ import * as m013 from './migrations/013-subscription-user-active.js';
 import * as m014 from './migrations/014-messages-recipient-topic.js';
 import * as m015 from './migrations/015-web-sessions.js';
 import * as m016 from './migrations/016-realm-exports.js';
+import * as m021 from './migrations/021-email.js';
 
 interface Migration {
   name: string;
@@ -40,6 +41,7 @@ const MIGRATIONS: Migration[] = [
   { name: '014-messages-recipient-topic', up: m014.up },
   { name: '015-web-sessions', up: m015.up },
   { name: '016-realm-exports', up: m016.up },
+  { name: '021-email', up: m021.up },
 ];
 
 /** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */
