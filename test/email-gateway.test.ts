@@ -149,3 +149,19 @@ test('replying to a missed-message email posts in that conversation as the notif
   await refusedWith(transport().sendMail({ from: ben.email, to: dmAddress, subject: 'late', text: 'late' }), 550);
   assert.ok(refusals().includes('reply address expired'));
 });
+
+test('LMTP: PARLEY_EMAIL_GATEWAY_LMTP=1 takes the same mail over LMTP', async () => {
+  const l = await startTestServer({ env: { PARLEY_EMAIL_GATEWAY_LISTEN: '127.0.0.1:0', PARLEY_EMAIL_GATEWAY_LMTP: '1' } });
+  try {
+    const id = (await l.owner.ok('GET', 'get_stream_id', { stream: 'general' })).stream_id as number;
+    const address = (await l.owner.ok('GET', `streams/${id}/email_address`)).email as string;
+    const lmtp = nodemailer.createTransport({ host: '127.0.0.1', port: l.running.emailGatewayPort, lmtp: true, secure: false, ignoreTLS: true } as never);
+    await lmtp.sendMail({ from: 'someone@outside.example', to: address, subject: 'over lmtp', text: 'delivered by LMTP' });
+    const r = await l.owner.ok('GET', 'messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: id }]), apply_markdown: false } as never);
+    assert.equal(r.messages[0].subject, 'over lmtp');
+    assert.equal(r.messages[0].content, 'delivered by LMTP');
+    await assert.rejects(lmtp.sendMail({ from: 'someone@outside.example', to: `x.${'b'.repeat(32)}@localhost`, subject: 'x', text: 'x' }));
+  } finally {
+    await l.close();
+  }
+});

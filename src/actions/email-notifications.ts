@@ -82,6 +82,8 @@ const KIND_OF: Record<Trigger, UnsubscribeKind> = {
 /** Sends the email of one claimed batch; false when nothing in it still qualifies. */
 async function sendBatch(app: AppContext, user: User, rows: PendingRow[], now: number): Promise<boolean> {
   const db = app.store.db;
+  // Bots are not emailed about messages (their owners read them through the API).
+  if (user.is_bot) return false;
   const realm = await db.selectFrom('realms').selectAll().where('id', '=', user.realm_id).executeTakeFirstOrThrow();
   if (realm.deactivated) return false;
   const presence = await db.selectFrom('user_presence').select('last_active_time').where('user_id', '=', user.id).executeTakeFirst();

@@ -41,12 +41,17 @@ export const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replac
 
 /**
  * Rendered message HTML made fit for a mail reader: server-relative links become absolute, and
- * images (previews, emoji) become links, so nothing is fetched from the server on opening.
+ * images become their names (previews sit inside a link to the file, which stays), so nothing is
+ * fetched from the server on opening.
  */
 export function mailSafeHtml(html: string, realmUrl: string): string {
   return html
     .replace(/(href|src)="\/(?!\/)/g, `$1="${realmUrl}/`)
-    .replace(/<img\b[^>]*?\bsrc="([^"]*)"[^>]*>/gi, (_m, src: string) => `<a href="${src}">${src.split('/').pop() || 'image'}</a>`);
+    .replace(/<img\b[^>]*>/gi, (tag) => {
+      const alt = /\balt="([^"]*)"/i.exec(tag)?.[1];
+      const src = /\bsrc="([^"]*)"/i.exec(tag)?.[1] ?? '';
+      return `[${alt || src.split('/').pop() || 'image'}]`;
+    });
 }
 
 const time = (unix: number): string => new Date(unix * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
