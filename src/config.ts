@@ -46,6 +46,12 @@ export interface Config {
   invitationsPerDay: number;
   /** Domain of channel email-gateway addresses; empty uses the organization's host. */
   emailGatewayDomain: string;
+  /** host:port the email gateway's SMTP/LMTP listener binds (PARLEY_EMAIL_GATEWAY_LISTEN); empty: no listener. */
+  emailGatewayListen: string;
+  /** Whether the gateway speaks LMTP instead of SMTP (PARLEY_EMAIL_GATEWAY_LMTP=1). */
+  emailGatewayLmtp: boolean;
+  /** Largest mail the gateway accepts, in MiB (PARLEY_EMAIL_GATEWAY_MAX_MIB). */
+  emailGatewayMaxMib: number;
   /** Video-call provider: "" (none) or "meeting-url" (rooms under videoBaseUrl, no external account). */
   videoProvider: string;
   /** Base URL under which the meeting-url provider creates rooms (e.g. https://meet.example.com). */
@@ -71,6 +77,14 @@ export interface Config {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** "host:port" (IPv6 hosts in brackets), checked at start; empty stays empty. */
+function listenAddress(value: string): string {
+  if (!value) return '';
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(value);
+  if (!m || Number(m[2]) > 65535) throw new Error(`PARLEY_EMAIL_GATEWAY_LISTEN must be host:port, got "${value}"`);
+  return value;
+}
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
@@ -128,6 +142,9 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     invitationValidityMinutes: Math.max(1, intFrom(env.PARLEY_INVITATION_LINK_VALIDITY_MINUTES, 14400, 'PARLEY_INVITATION_LINK_VALIDITY_MINUTES')),
     invitationsPerDay: intFrom(env.PARLEY_INVITATIONS_PER_DAY, 100, 'PARLEY_INVITATIONS_PER_DAY'),
     emailGatewayDomain: env.PARLEY_EMAIL_GATEWAY_DOMAIN ?? '',
+    emailGatewayListen: listenAddress(flags['email-gateway-listen'] ?? env.PARLEY_EMAIL_GATEWAY_LISTEN ?? ''),
+    emailGatewayLmtp: switchFrom(env.PARLEY_EMAIL_GATEWAY_LMTP || undefined, 'PARLEY_EMAIL_GATEWAY_LMTP'),
+    emailGatewayMaxMib: Math.max(1, intFrom(env.PARLEY_EMAIL_GATEWAY_MAX_MIB, 25, 'PARLEY_EMAIL_GATEWAY_MAX_MIB')),
     videoBaseUrl: (env.PARLEY_VIDEO_BASE_URL ?? '').replace(/\/+$/, ''),
     // Setting a base URL is enough to enable the built-in provider.
     videoProvider: env.PARLEY_VIDEO_PROVIDER ?? (env.PARLEY_VIDEO_BASE_URL ? 'meeting-url' : ''),

@@ -17,6 +17,8 @@ import { buildRouter } from './http/routes.js';
 import { startLoopMonitor } from './workers/loop-monitor.js';
 import { startReminderWorker } from './workers/reminders.js';
 import { startScheduledMessageWorker } from './workers/scheduled-messages.js';
+import { startEmailWorker } from './workers/email-notifications.js';
+import { startEmailGateway } from './workers/email-gateway.js';
 import { SearchIndexer } from './lib/messages/search-indexer.js';
 import { createLogger, type Logger } from './ops/logger.js';
 import { OpsCounters } from './ops/counters.js';
@@ -25,6 +27,8 @@ export interface RunningServer {
   app: AppContext;
   url: string;
   port: number;
+  /** The email gateway's port, when it listens (PARLEY_EMAIL_GATEWAY_LISTEN). */
+  emailGatewayPort?: number;
   close(): Promise<void>;
 }
 
@@ -77,16 +81,22 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const port = (server.address() as AddressInfo).port;
   const reminders = startReminderWorker(app, (m) => log.error(m));
   const scheduled = startScheduledMessageWorker(app, (m) => log.error(m));
+  const emails = startEmailWorker(app, (m) => log.error(m));
+  // Off unless PARLEY_EMAIL_GATEWAY_LISTEN names an address.
+  const gateway = await startEmailGateway(app);
   let closed = false;
   return {
     app,
     port,
     url: `http://${config.host}:${port}`,
+    ...(gateway ? { emailGatewayPort: gateway.port } : {}),
     async close() {
       if (closed) return;
       closed = true;
       await reminders.stop();
       await scheduled.stop();
+      await emails.stop();
+      await gateway?.stop();
       app.queues.stop();
       app.search.stop();
       app.queues.save(queueFile(config));

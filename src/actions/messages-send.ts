@@ -32,6 +32,7 @@ import { firstMessageEvent } from './messages-common.js';
 import { attachmentEvents } from './attachments.js';
 import { lockStreams } from '../lib/messages/unread.js';
 import { forgetChannel, rememberedChannel, sendInOneStatement } from '../lib/messages/send-one-statement.js';
+import { noteSentForEmail, type SentMessage } from '../lib/mail/pending.js';
 
 export interface SendInput {
   kind: 'stream' | 'private';
@@ -159,7 +160,8 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     outgoing.unshift(messageNotice(message, realm, sender, stream, participants, bits, input));
     outgoing.push(...extra);
     if (linked.length) outgoing.push(...(await attachmentEvents(tx, 'update', linked)));
-    return { id, outgoing };
+    const email: SentMessage = { realmId: realm.id, id, senderId: sender.id, streamId: stream?.id ?? null, topicKey: row.topic_key, bits, mayMention: mentionBits.size > 0 };
+    return { id, outgoing, email };
   });
   app.counters.sendCommits++;
   publishCommitted(app, realm.id, stamp, result.outgoing);
@@ -167,6 +169,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
   // Outgoing-webhook bots mentioned or written to: called after this returns (the one-statement path
   // above takes no message with mentions, and channel messages trigger only by mention).
   triggerOutgoingWebhooks(app, realm, sender, result.outgoing[0], rendered.mentionedUserIds, doSendMessage);
+  noteSentForEmail(app, result.email);
   return { id: result.id };
 }
 
@@ -208,6 +211,7 @@ async function sendToRememberedChannel(app: AppContext, realm: Realm, sender: Us
   app.counters.sendCommits++;
   publishCommitted(app, realm.id, { kind: 'xid', xid: sent.xid }, [messageNotice({ id: sent.id, ...row }, realm, sender, stream, [], bits, input)]);
   app.search.noteCommitted(sent.id);
+  noteSentForEmail(app, { realmId: realm.id, id: sent.id, senderId: sender.id, streamId: stream.id, topicKey: row.topic_key, bits, mayMention: false });
   return { id: sent.id };
 }
 

@@ -6,6 +6,7 @@ import { badRequest } from '../core/api-error.js';
 import { accessStreamById } from '../lib/streams/access.js';
 import { NOTIFICATION_FIELDS } from '../presenters/subscription.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { emailWatchersChanged } from '../lib/mail/watchers.js';
 
 export const SUBSCRIPTION_PROPERTIES = ['color', 'is_muted', 'in_home_view', 'pin_to_top', ...NOTIFICATION_FIELDS] as const;
 export type SubscriptionProperty = (typeof SUBSCRIPTION_PROPERTIES)[number];
@@ -54,4 +55,5 @@ export async function doUpdateSubscriptionProperties(app: AppContext, realm: Rea
     return events;
   });
   publishCommitted(app, realm.id, stamp, result);
+  emailWatchersChanged(app, realm.id);
 }

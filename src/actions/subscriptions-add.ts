@@ -15,6 +15,7 @@ import { streamDicts } from '../lib/streams/dicts.js';
 import { subscribersByStream } from '../lib/streams/subscribers.js';
 import { notificationDefaults, presentSubscription } from '../presenters/subscription.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { emailWatchersChanged } from '../lib/mail/watchers.js';
 import { checkCanCreateStreams, createStream, type NewStreamSettings } from './streams-create.js';
 import { lockStreams, nextMessageId } from '../lib/messages/unread.js';
 import { accessChangeEvents, accessSnapshot } from '../lib/user-access.js';
@@ -172,5 +173,6 @@ export async function doSubscribe(app: AppContext, realm: Realm, caller: User, i
     return { res, events };
   });
   publishCommitted(app, realm.id, stamp, result.events);
+  emailWatchersChanged(app, realm.id);
   return result.res;
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, Stream, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { emailWatchersChanged } from '../lib/mail/watchers.js';
 import { badRequest } from '../core/api-error.js';
 import { canSeeStream, subscriptionRow } from '../lib/streams/access.js';
 import { isDbId } from '../lib/messages/access.js';
@@ -88,4 +89,5 @@ export async function doSetTopicVisibility(app: AppContext, realm: Realm, user: 
     return out;
   });
   publishCommitted(app, realm.id, stamp, result);
+  emailWatchersChanged(app, realm.id);
 }

@@ -64,6 +64,7 @@ export function configOf(opts: Record<string, unknown>, env: Env): Config {
       bootstrap: s(opts.bootstrap),
       'log-level': s(opts.logLevel),
       metrics: s(opts.metrics),
+      'email-gateway-listen': s(opts.emailGatewayListen),
     },
     env,
   );

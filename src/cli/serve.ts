@@ -13,7 +13,8 @@ export function serveCommand(io: CliIO, onTerminal: boolean): Command {
         return v;
       })
       .option('--log-level <level>', 'lowest level logged: fatal, error, warn, info, debug, trace or silent (PARLEY_LOG_LEVEL; default info)')
-      .option('--metrics', 'answer GET /metrics in Prometheus format (PARLEY_METRICS=1)'),
+      .option('--metrics', 'answer GET /metrics in Prometheus format (PARLEY_METRICS=1)')
+      .option('--email-gateway-listen <host:port>', 'receive mail for channel and reply addresses over SMTP on this address (PARLEY_EMAIL_GATEWAY_LISTEN; default off)'),
   ).action(async (opts) => {
     const config = configOf({ ...opts, metrics: opts.metrics ? '' : undefined }, io.env);
     if (config.bootstrap) await withApp(config, (app) => bootstrapIfEmpty(app, io.print, onTerminal));

@@ -12,6 +12,8 @@ export type ControlMessage =
   | { type: 'bot_services_changed'; realmId: number }
   /** The organization's linkifiers changed: every node drops its cached list (lib/markdown/render-options.ts). */
   | { type: 'linkifiers_changed'; realmId: number }
+  /** Who gets channel or followed-topic emails changed: every node drops its list (lib/mail/watchers.ts). */
+  | { type: 'email_watchers_changed'; realmId: number }
   /** A deactivated user's event queues are removed on every node. */
   | { type: 'user_deactivated'; userId: number };
 

@@ -20,6 +20,7 @@ import * as m016 from './migrations/016-realm-exports.js';
 import * as m017 from './migrations/017-channel-admin.js';
 import * as m018 from './migrations/018-people.js';
 import * as m019 from './migrations/019-messages-api.js';
+import * as m021 from './migrations/021-email.js';
 
 interface Migration {
   name: string;
@@ -46,6 +47,7 @@ const MIGRATIONS: Migration[] = [
   { name: '017-channel-admin', up: m017.up },
   { name: '018-people', up: m018.up },
   { name: '019-messages-api', up: m019.up },
+  { name: '021-email', up: m021.up },
 ];
 
 /** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */

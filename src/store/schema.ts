@@ -455,6 +455,40 @@ export interface MultiuseInviteTable {
 }
 
 /** A data export requested through the API (migration 016); the file lives under <data dir>/exports/. */
+/** A message that may become a missed-message email to user_id (migration 021). */
+export interface EmailPendingTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  message_id: number;
+  /** Why: private, mentioned, wildcard_mentioned, followed_topic or stream_email. */
+  trigger: string;
+  created_at: number;
+  claim: string | null;
+  claimed_until: number | null;
+}
+
+/** A notification's Reply-To address: mail to it becomes user_id's reply in message_id's conversation. */
+export interface EmailReplyAddressTable {
+  token: string;
+  realm_id: number;
+  user_id: number;
+  message_id: number;
+  created_at: number;
+}
+
+export interface EmailUnsubscribeTokenTable {
+  token: string;
+  user_id: number;
+  /** missed_messages, channel, followed_topics or digest. */
+  kind: string;
+}
+
+export interface EmailDigestStateTable {
+  user_id: number;
+  last_sent_at: number;
+}
+
 export interface RealmExportTable {
   id: Generated<number>;
   realm_id: number;
@@ -479,6 +513,10 @@ export interface DB extends ChannelAdminTables {
   web_sessions: WebSessionTable;
   password_resets: PasswordResetTable;
   realm_exports: RealmExportTable;
+  email_pending: EmailPendingTable;
+  email_reply_addresses: EmailReplyAddressTable;
+  email_unsubscribe_tokens: EmailUnsubscribeTokenTable;
+  email_digest_state: EmailDigestStateTable;
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
   bot_settings: BotSettingsTable;

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { HttpRequest, HttpResponse } from '../types.js';
 import { splitTarget, type UnexpectedHandler } from '../server.js';
 import { ACCOUNTS_PREFIX, serveAccounts } from './accounts.js';
+import { serveUnsubscribe, UNSUBSCRIBE_PREFIX } from './unsubscribe.js';
 import { OPS_PATHS } from '../ops-endpoints.js';
 import { DEFAULT_WEB_DIR, loadAssets, type Asset } from './assets.js';
 import { reply, replyJson } from './reply.js';
@@ -81,6 +82,7 @@ export function createWebHandler(app: AppContext, api: RequestHandler, onUnexpec
       return api(req, res);
     }
     if (isServerPath(pathname)) return api(req, res);
+    if (pathname.startsWith(UNSUBSCRIBE_PREFIX)) return void serveUnsubscribe(app, req, res, pathname, onUnexpected);
     if (pathname.startsWith(ACCOUNTS_PREFIX)) return serveAccounts(app, req, res, pathname, query, onUnexpected);
     const method = (req.method ?? 'GET').toUpperCase();
     req.resume();

@@ -9,7 +9,25 @@ export interface MailMessage {
   subject: string;
   /** Plain-text body. */
   text: string;
+  /** HTML alternative of the text (a multipart/alternative message when set). */
+  html?: string;
+  /** Reply-To address (missed-message emails: replying posts in the conversation). */
+  replyTo?: string;
+  /** Display name for the configured From address. */
+  fromName?: string;
+  /** Extra headers (List-Unsubscribe, Auto-Submitted…). */
+  headers?: Record<string, string>;
 }
+
+/** The From header: the configured address, under another display name when the message asks for one. */
+export function fromAddress(configured: string, name: string | undefined): string {
+  if (!name) return configured;
+  const addr = /<([^>]+)>/.exec(configured)?.[1] ?? configured.trim();
+  return `"${headerValue(name).replace(/["\\]/g, '')}" <${addr}>`;
+}
+
+/** Messages with HTML or extra headers are built by nodemailer's composer (multipart, encoded headers). */
+const needsComposer = (m: MailMessage): boolean => m.html !== undefined || m.replyTo !== undefined || m.headers !== undefined || m.fromName !== undefined;
 
 export interface Outbox {
   send(message: MailMessage): Promise<void>;
@@ -37,6 +55,12 @@ export class FileOutbox implements Outbox {
     await fs.mkdir(this.dir, { recursive: true });
     const id = `${Date.now()}-${randomBytes(6).toString('hex')}`;
     const host = /@([^>\s]+)/.exec(this.from)?.[1] ?? 'localhost';
+    if (needsComposer(m)) {
+      const { default: MailComposer } = await import('nodemailer/lib/mail-composer/index.js');
+      const raw = await new MailComposer({ ...nodemailerFields(this.from, m), messageId: `<${id}@${host}>`, date: new Date() }).compile().build();
+      await this.write(id, raw);
+      return;
+    }
     const headers = [
       `From: ${headerValue(this.from)}`,
       `To: ${headerValue(m.to)}`,
@@ -48,8 +72,12 @@ export class FileOutbox implements Outbox {
       'Content-Transfer-Encoding: 8bit',
     ];
     const text = `${headers.join('\r\n')}\r\n\r\n${m.text.replace(/\r?\n/g, '\r\n')}\r\n`;
+    await this.write(id, text);
+  }
+
+  private async write(id: string, content: string | Buffer): Promise<void> {
     const final = path.join(this.dir, `${id}.eml`);
-    await fs.writeFile(`${final}.tmp`, text, { mode: 0o600 });
+    await fs.writeFile(`${final}.tmp`, content, { mode: 0o600 });
     await fs.rename(`${final}.tmp`, final);
   }
 
@@ -74,10 +102,23 @@ export class SmtpOutbox implements Outbox {
 
   async send(m: MailMessage): Promise<void> {
     const t = await this.connect();
-    await t.sendMail({ from: this.from, to: headerValue(m.to), subject: headerValue(m.subject), text: m.text });
+    await t.sendMail(nodemailerFields(this.from, m));
   }
 
   async close(): Promise<void> {
     if (this.transport) (await this.transport).close();
   }
+}
+
+/** A message as nodemailer's options (header values stripped of line breaks). */
+function nodemailerFields(from: string, m: MailMessage): Record<string, unknown> {
+  return {
+    from: fromAddress(from, m.fromName),
+    to: headerValue(m.to),
+    subject: headerValue(m.subject),
+    text: m.text,
+    ...(m.html !== undefined ? { html: m.html } : {}),
+    ...(m.replyTo !== undefined ? { replyTo: headerValue(m.replyTo) } : {}),
+    ...(m.headers ? { headers: Object.fromEntries(Object.entries(m.headers).map(([k, v]) => [k, headerValue(v)])) } : {}),
+  };
 }
