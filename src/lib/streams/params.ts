@@ -31,7 +31,7 @@ export function looseText(text: string): string {
 }
 
 /** message_retention_days: "realm_default" (null), "unlimited" (-1) or a positive number of days (JSON-quoted or bare). */
-export function parseRetention(text: string): number | null {
+function parseRetention(text: string): number | null {
   const v = looseText(text);
   if (v === 'realm_default') return null;
   if (v === 'unlimited') return -1;
