@@ -1,6 +1,10 @@
 // Validates a narrow parameter: a list of [operator, operand] pairs or {operator, operand, negated} objects.
 import { invalidParam } from '../core/params.js';
 import type { NarrowTerm } from '../models/narrow.js';
+import { Type } from '../core/param-types.js';
+
+/** A narrow's JSON Schema: a list of {operator, operand, negated} objects or [operator, operand] pairs (parseNarrow checks the rest). */
+export const NarrowSchema = Type.Array(Type.Union([Type.Object({ operator: Type.String(), operand: Type.Unknown(), negated: Type.Optional(Type.Boolean()) }), Type.Array(Type.Unknown())]));
 
 export function parseNarrow(value: unknown, name: string): NarrowTerm[] {
   if (!Array.isArray(value)) throw invalidParam(`${name} is not a list`, name);

@@ -1,6 +1,9 @@
 // Personal-setting input: each parameter's text checked against the property table, with the original's messages.
-import { badRequest, invalidParam, toBool, toInt, type Params } from '../core/params.js';
-import { LANGUAGES, USER_SETTINGS, isValidTimezone, type SettingValue } from '../models/user-settings.js';
+import type { TSchema } from '@sinclair/typebox';
+import { badRequest, invalidParam, toBool, toInt } from '../core/params.js';
+import { INT32_MAX, INT32_MIN, Type, type ParamDecl } from '../core/param-types.js';
+import { custom } from '../core/param-custom.js';
+import { LANGUAGES, USER_SETTINGS, isValidTimezone, type SettingSpec, type SettingValue } from '../models/user-settings.js';
 
 /** Messages the original gives for some settings; the rest say "Invalid <name>". */
 function invalidValue(name: string, value: SettingValue): Error {
@@ -42,12 +45,26 @@ export function parseSettingValue(name: string, text: string): SettingValue {
   return value;
 }
 
-/** Every table setting the request names, parsed, in table order. */
-export function readSettingParams(p: Params): Map<string, SettingValue> {
+/** A setting's JSON Schema, from its table entry (its type, its allowed words or bounds). */
+function settingSchema(spec: SettingSpec): TSchema {
+  const opts = { default: spec.default };
+  if (spec.allowed) return Type.Union(spec.allowed.map((v) => Type.Literal(v)), opts);
+  if (spec.type === 'bool') return Type.Boolean(opts);
+  if (spec.type === 'int') return Type.Integer({ ...opts, minimum: spec.min ?? INT32_MIN, maximum: spec.max ?? INT32_MAX });
+  return Type.String(opts);
+}
+
+/** One declared parameter per table setting, in table order: absent means unchanged. */
+export function settingParams(): Record<string, ParamDecl<SettingValue>> {
+  return Object.fromEntries(Object.entries(USER_SETTINGS).map(([name, spec]) => [name, custom(settingSchema(spec), (text) => parseSettingValue(name, text))]));
+}
+
+/** The table settings a decoded request named, in table order. */
+export function namedSettings(args: Record<string, unknown>): Map<string, SettingValue> {
   const out = new Map<string, SettingValue>();
   for (const name of Object.keys(USER_SETTINGS)) {
-    const text = p.str(name);
-    if (text !== undefined) out.set(name, parseSettingValue(name, text));
+    const v = args[name];
+    if (v !== undefined) out.set(name, v as SettingValue);
   }
   return out;
 }

@@ -1,10 +1,12 @@
 // Personal flags: POST /messages/flags, /messages/flags/narrow, and the legacy mark-as-read endpoints.
 import type { RouteList } from '../http/router.js';
-import { authed } from '../http/handlers.js';
+import { endpoint } from '../http/endpoint.js';
 import { badRequest } from '../core/api-error.js';
-import { oneOf, missing, vIntList, type Params } from '../core/params.js';
-import { parseNarrow } from '../lib/narrow-parse.js';
-import { checkEditableFlag, doMarkRead, doUpdateFlags, doUpdateFlagsForNarrow, type FlagOp } from '../actions/flags.js';
+import { toInt, vIntList } from '../core/params.js';
+import { INT32_MAX, INT32_MIN, Type, bool, id, json, oneOf, str } from '../core/param-types.js';
+import { custom } from '../core/param-custom.js';
+import { NarrowSchema, parseNarrow } from '../lib/narrow-parse.js';
+import { checkEditableFlag, doMarkRead, doUpdateFlags, doUpdateFlagsForNarrow } from '../actions/flags.js';
 import type { AnchorSpec } from '../lib/messages/fetch.js';
 import { streamById } from '../lib/messages/access.js';
 import { normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
@@ -13,72 +15,113 @@ import type { AuthedRequest } from '../http/types.js';
 /** The most messages one narrow request changes; clients continue from last_processed_id. */
 const MAX_NARROW_BATCH = 5000;
 
-const updateFlags = authed(async (req) => {
-  const p = req.params;
-  const ids = p.reqJson('messages', vIntList);
-  const op = oneOf(p.reqStr('op'), ['add', 'remove'] as const, 'op') as FlagOp;
-  const flag = checkEditableFlag(p.reqStr('flag'));
-  return { messages: await doUpdateFlags(req.app, req.realm, req.user, ids, op, flag) };
+/** Message IDs as the original reads them: any 32-bit integers (an unknown one is refused by the action). */
+const MessageIds = Type.Array(Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX }));
+const op = oneOf(['add', 'remove'], { required: true });
+const flag = str({ required: true, description: 'A flag a user may change (read, starred, …).' });
+
+const updateFlags = endpoint({
+  summary: 'Update personal message flags',
+  params: { messages: json(MessageIds, { required: true, validate: vIntList }), op, flag },
+  response: Type.Object({ messages: Type.Array(Type.Integer()) }),
+  run: async (req, a) => ({ messages: await doUpdateFlags(req.app, req.realm, req.user, a.messages, a.op, checkEditableFlag(a.flag)) }),
 });
 
-function anchorOf(p: Params): AnchorSpec {
-  const raw = p.reqStr('anchor').trim().replace(/^"(.*)"$/, '$1');
+function anchorOf(text: string): AnchorSpec {
+  const raw = text.trim().replace(/^"(.*)"$/, '$1');
   if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw badRequest('Invalid anchor');
   return Number(raw);
 }
 
-function count(p: Params, name: string): number {
-  const v = p.int(name);
-  if (v === undefined) throw missing(name);
-  if (v < 0) throw badRequest(`${name} is too small`);
-  return Math.min(v, MAX_NARROW_BATCH);
-}
+/** A count of messages: negative is refused, more than a batch is one batch. */
+const count = () =>
+  custom(
+    Type.Integer({ minimum: 0 }),
+    (text, name) => {
+      const v = toInt(text, name);
+      if (v < 0) throw badRequest(`${name} is too small`);
+      return Math.min(v, MAX_NARROW_BATCH);
+    },
+    { required: true },
+  );
 
-const updateFlagsForNarrow = authed(async (req) => {
-  const p = req.params;
-  const anchor = anchorOf(p);
-  const numBefore = count(p, 'num_before');
-  const numAfter = count(p, 'num_after');
-  const includeAnchor = p.bool('include_anchor', true);
-  const narrow = p.reqJson('narrow', parseNarrow);
-  const op = oneOf(p.reqStr('op'), ['add', 'remove'] as const, 'op') as FlagOp;
-  const flag = checkEditableFlag(p.reqStr('flag'));
-  const result = await doUpdateFlagsForNarrow(req.app, req.realm, req.user, { narrow, anchor, numBefore, numAfter, includeAnchor, op, flag });
-  const ids = result.range.ids;
-  return {
-    processed_count: ids.length,
-    updated_count: result.changed.length,
-    first_processed_id: ids.length ? ids[0] : null,
-    last_processed_id: ids.length ? ids[ids.length - 1] : null,
-    found_oldest: result.range.found_oldest,
-    found_newest: result.range.found_newest,
-  };
+const updateFlagsForNarrow = endpoint({
+  summary: 'Update personal message flags for narrow',
+  params: {
+    anchor: custom(Type.Union([Type.Integer({ minimum: 0 }), Type.Union([Type.Literal('newest'), Type.Literal('oldest'), Type.Literal('first_unread')])]), anchorOf, { required: true }),
+    num_before: count(),
+    num_after: count(),
+    include_anchor: bool({ default: true }),
+    narrow: json(NarrowSchema, { required: true, validate: parseNarrow }),
+    op,
+    flag,
+  },
+  response: Type.Object({
+    processed_count: Type.Integer(),
+    updated_count: Type.Integer(),
+    first_processed_id: Type.Union([Type.Integer(), Type.Null()]),
+    last_processed_id: Type.Union([Type.Integer(), Type.Null()]),
+    found_oldest: Type.Boolean(),
+    found_newest: Type.Boolean(),
+  }),
+  run: async (req, a) => {
+    const input = { narrow: a.narrow, anchor: a.anchor, numBefore: a.num_before, numAfter: a.num_after, includeAnchor: a.include_anchor, op: a.op, flag: checkEditableFlag(a.flag) };
+    const result = await doUpdateFlagsForNarrow(req.app, req.realm, req.user, input);
+    const ids = result.range.ids;
+    return {
+      processed_count: ids.length,
+      updated_count: result.changed.length,
+      first_processed_id: ids.length ? ids[0] : null,
+      last_processed_id: ids.length ? ids[ids.length - 1] : null,
+      found_oldest: result.range.found_oldest,
+      found_newest: result.range.found_newest,
+    };
+  },
 });
 
-const markAllAsRead = authed(async (req) => {
-  await doMarkRead(req.app, req.realm, req.user, {});
-  return { complete: true };
+const markAllAsRead = endpoint({
+  summary: 'Mark all messages as read',
+  deprecated: true,
+  response: Type.Object({ complete: Type.Boolean() }),
+  run: async (req) => {
+    await doMarkRead(req.app, req.realm, req.user, {});
+    return { complete: true };
+  },
 });
 
-async function streamOf(req: AuthedRequest) {
-  const id = req.params.reqInt('stream_id');
+/** The channel of a mark-as-read request: one of the organization's, whoever may read it. */
+const streamId = id({ required: true, invalid: () => badRequest('Invalid channel ID') });
+
+async function streamOf(req: AuthedRequest, id: number) {
   const stream = await streamById(req.app.store.db, req.realm.id, id);
   if (!stream) throw badRequest('Invalid channel ID');
   return stream;
 }
 
-const markStreamAsRead = authed(async (req) => {
-  const stream = await streamOf(req);
-  await doMarkRead(req.app, req.realm, req.user, { recipientId: stream.recipient_id });
-  return {};
+const markStreamAsRead = endpoint({
+  summary: 'Mark messages in a channel as read',
+  deprecated: true,
+  params: { stream_id: streamId },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    const stream = await streamOf(req, a.stream_id);
+    await doMarkRead(req.app, req.realm, req.user, { recipientId: stream.recipient_id });
+    return {};
+  },
 });
 
-const markTopicAsRead = authed(async (req) => {
-  const stream = await streamOf(req);
-  const topic = normalizeTopicInput(req.params.reqStr('topic_name'), req.realm);
-  await doMarkRead(req.app, req.realm, req.user, { recipientId: stream.recipient_id, topicKey: topicKey(topic) });
-  return {};
+const markTopicAsRead = endpoint({
+  summary: 'Mark messages in a topic as read',
+  deprecated: true,
+  params: { stream_id: streamId, topic_name: str({ required: true }) },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    const stream = await streamOf(req, a.stream_id);
+    const topic = normalizeTopicInput(a.topic_name, req.realm);
+    await doMarkRead(req.app, req.realm, req.user, { recipientId: stream.recipient_id, topicKey: topicKey(topic) });
+    return {};
+  },
 });
 
 export const routes: RouteList = [

@@ -4,7 +4,7 @@ import { endpoint } from '../http/endpoint.js';
 import { badRequest } from '../core/api-error.js';
 import { invalidParam, missing, vIntList } from '../core/params.js';
 import { IdList, Type, bool, id, int, json, loose, oneOf, str } from '../core/param-types.js';
-import { parseNarrow } from '../lib/narrow-parse.js';
+import { NarrowSchema, parseNarrow } from '../lib/narrow-parse.js';
 import { MAX_MESSAGES_PER_FETCH } from '../models/limits.js';
 import { doSendMessage, type SendInput } from '../actions/messages-send.js';
 import { doUpdateMessage, type PropagateMode } from '../actions/messages-edit.js';
@@ -65,9 +65,6 @@ const Message = loose(
   }),
 );
 
-/** A narrow: a list of {operator, operand, negated} objects or [operator, operand] pairs (checked by parseNarrow). */
-const Narrow = Type.Array(Type.Union([Type.Object({ operator: Type.String(), operand: Type.Unknown(), negated: Type.Optional(Type.Boolean()) }), Type.Array(Type.Unknown())]));
-
 const sendMessage = endpoint({
   summary: 'Send a message',
   params: {
@@ -113,7 +110,7 @@ const present = {
 const getMessages = endpoint({
   summary: 'Get messages',
   params: {
-    narrow: json(Narrow, { validate: parseNarrow }),
+    narrow: json(NarrowSchema, { validate: parseNarrow }),
     ...present,
     message_ids: json(IdList, { validate: vIntList }),
     anchor: str({ description: 'A message ID, or newest, oldest, first_unread.' }),

@@ -1,9 +1,11 @@
 // A user's settings for their channels: POST /users/me/subscriptions/properties (bulk) and
 // PATCH /users/me/subscriptions/{stream_id} (one channel).
 import type { RouteList } from '../http/router.js';
-import { authed } from '../http/handlers.js';
+import { endpoint } from '../http/endpoint.js';
 import { badRequest } from '../core/api-error.js';
-import { toInt } from '../core/params.js';
+import { INT32_MAX, INT32_MIN, Type, json, str } from '../core/param-types.js';
+import { custom } from '../core/param-custom.js';
+import { streamIdPath } from '../lib/streams/params.js';
 import { doUpdateSubscriptionProperties, type SubscriptionChange } from '../actions/subscription-properties.js';
 
 /** subscription_data: a JSON list of {stream_id, property, value}, checked as the original does. */
@@ -21,26 +23,42 @@ function vSubscriptionData(value: unknown, name: string): SubscriptionChange[] {
   });
 }
 
-const updateMany = authed(async (req) => {
-  const changes = req.params.reqJson('subscription_data', vSubscriptionData);
-  await doUpdateSubscriptionProperties(req.app, req.realm, req.user, changes);
-  return {};
+const updateMany = endpoint({
+  summary: 'Update subscription settings',
+  params: {
+    subscription_data: json(
+      Type.Array(Type.Object({ stream_id: Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX }), property: Type.String(), value: Type.Union([Type.String(), Type.Boolean()]) })),
+      { required: true, validate: vSubscriptionData },
+    ),
+  },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doUpdateSubscriptionProperties(req.app, req.realm, req.user, a.subscription_data);
+    return {};
+  },
 });
 
-const updateOne = authed(async (req) => {
-  const p = req.params;
-  const streamId = toInt(req.pathParams.stream_id, 'stream_id');
-  const property = p.reqStr('property');
-  const raw = p.reqStr('value');
-  // The value arrives JSON-encoded (true, "#ff0000"); a bare color string is accepted as well.
-  let value: unknown = raw;
+/** The value arrives JSON-encoded (true, "#ff0000"); a bare color string is accepted as well. */
+function looseValue(text: string): unknown {
   try {
-    value = JSON.parse(raw);
+    return JSON.parse(text);
   } catch {
-    /* a plain string */
+    return text;
   }
-  await doUpdateSubscriptionProperties(req.app, req.realm, req.user, [{ streamId, property, value }]);
-  return {};
+}
+
+const updateOne = endpoint({
+  summary: 'Update a subscription setting',
+  path: streamIdPath,
+  params: {
+    property: str({ required: true }),
+    value: custom(Type.Union([Type.Boolean(), Type.String(), Type.Integer()]), looseValue, { required: true, description: 'JSON-encoded, or a bare string.' }),
+  },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doUpdateSubscriptionProperties(req.app, req.realm, req.user, [{ streamId: a.stream_id, property: a.property, value: a.value }]);
+    return {};
+  },
 });
 
 export const routes: RouteList = [

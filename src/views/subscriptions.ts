@@ -1,52 +1,80 @@
 // GET, POST and DELETE /users/me/subscriptions.
 import type { RouteList } from '../http/router.js';
-import { authed } from '../http/handlers.js';
-import { oneOf, vIntOrStrList, vStrList } from '../core/params.js';
+import { endpoint } from '../http/endpoint.js';
+import { oneOf as oneOfWords, vIntOrStrList, vStrList } from '../core/params.js';
+import { INT32_MAX, Type, bool, json, loose } from '../core/param-types.js';
+import { custom } from '../core/param-custom.js';
 import type { GroupSettingValue } from '../lib/groups.js';
-import { STREAM_PERMISSION_NAMES, vGroupSetting } from '../lib/streams/permissions.js';
-import { includeSubscribersParam, looseString, retentionParam, vSubscriptionList } from '../lib/streams/params.js';
+import { STREAM_PERMISSION_NAMES } from '../lib/streams/permissions.js';
+import { groupSettingParam, includeSubscribers, looseText, retentionDays, vSubscriptionList } from '../lib/streams/params.js';
 import { userSubscriptions } from '../lib/streams/read.js';
 import { doSubscribe } from '../actions/subscriptions-add.js';
 import { doUnsubscribe } from '../actions/subscriptions-remove.js';
 import { TOPICS_POLICIES } from '../actions/streams-create.js';
 
-const getSubscriptions = authed(async (req) => {
-  const include = includeSubscribersParam(req.params);
-  const subscriptions = await req.app.store.read((tx) => userSubscriptions(tx, req.user, include));
-  return { subscriptions };
+/** Users named by ID or by email (the original's principals). */
+const principals = json(Type.Union([Type.Array(Type.Integer({ minimum: 0, maximum: INT32_MAX })), Type.Array(Type.String())]), { validate: vIntOrStrList });
+
+const NameMap = Type.Record(Type.String(), Type.Array(Type.String()));
+
+const getSubscriptions = endpoint({
+  summary: 'Get subscribed channels',
+  params: { include_subscribers: includeSubscribers() },
+  response: Type.Object({ subscriptions: Type.Array(loose(Type.Object({ stream_id: Type.Integer(), name: Type.String() }))) }),
+  run: async (req, a) => {
+    const subscriptions = await req.app.store.read((tx) => userSubscriptions(tx, req.user, a.include_subscribers));
+    return { subscriptions };
+  },
 });
 
-const subscribe = authed(async (req) => {
-  const p = req.params;
-  const subscriptions = p.reqJson('subscriptions', vSubscriptionList);
-  const principals = p.json('principals', vIntOrStrList) ?? null;
-  const groupSettings: Record<string, GroupSettingValue> = {};
-  for (const name of STREAM_PERMISSION_NAMES) {
-    const v = p.json(name, vGroupSetting);
-    if (v !== undefined) groupSettings[name] = v;
-  }
-  const topicsPolicy = looseString(p, 'topics_policy');
-  const result = await doSubscribe(req.app, req.realm, req.user, {
-    subscriptions,
+/** The channel permission settings a new channel may be given, each a JSON group-setting value. */
+const permissionParams = Object.fromEntries(STREAM_PERMISSION_NAMES.map((name) => [name, groupSettingParam()])) as Record<string, ReturnType<typeof groupSettingParam>>;
+
+const subscribe = endpoint({
+  summary: 'Subscribe to a channel',
+  params: {
+    subscriptions: json(Type.Array(Type.Object({ name: Type.String(), description: Type.Optional(Type.String()) })), { required: true, validate: vSubscriptionList }),
     principals,
-    authorizationErrorsFatal: p.bool('authorization_errors_fatal', true),
-    announce: p.bool('announce', false),
-    inviteOnly: p.bool('invite_only', false),
-    isWebPublic: p.bool('is_web_public', false),
-    historyPublicToSubscribers: p.optBool('history_public_to_subscribers'),
-    messageRetentionDays: retentionParam(p),
-    topicsPolicy: topicsPolicy === undefined ? undefined : oneOf(topicsPolicy, TOPICS_POLICIES, 'topics_policy'),
-    groupSettings,
-    isDefaultStream: p.bool('is_default_stream', false),
-  });
-  return { ...result };
+    ...permissionParams,
+    authorization_errors_fatal: bool({ default: true }),
+    announce: bool({ default: false }),
+    invite_only: bool({ default: false }),
+    is_web_public: bool({ default: false }),
+    history_public_to_subscribers: bool(),
+    message_retention_days: retentionDays(),
+    // Read as sent (JSON-quoted or bare) and checked after the others, as the original does.
+    topics_policy: custom(Type.Union(TOPICS_POLICIES.map((w) => Type.Literal(w))), (text) => looseText(text)),
+    is_default_stream: bool({ default: false }),
+  },
+  response: Type.Object({ subscribed: NameMap, already_subscribed: NameMap, unauthorized: Type.Optional(Type.Array(Type.String())) }),
+  run: async (req, a) => {
+    const groupSettings: Record<string, GroupSettingValue> = {};
+    for (const name of STREAM_PERMISSION_NAMES) {
+      const v = (a as Record<string, unknown>)[name] as GroupSettingValue | undefined;
+      if (v !== undefined) groupSettings[name] = v;
+    }
+    const result = await doSubscribe(req.app, req.realm, req.user, {
+      subscriptions: a.subscriptions,
+      principals: a.principals ?? null,
+      authorizationErrorsFatal: a.authorization_errors_fatal,
+      announce: a.announce,
+      inviteOnly: a.invite_only,
+      isWebPublic: a.is_web_public,
+      historyPublicToSubscribers: a.history_public_to_subscribers,
+      messageRetentionDays: a.message_retention_days,
+      topicsPolicy: a.topics_policy === undefined ? undefined : oneOfWords(a.topics_policy, TOPICS_POLICIES, 'topics_policy'),
+      groupSettings,
+      isDefaultStream: a.is_default_stream,
+    });
+    return { ...result };
+  },
 });
 
-const unsubscribe = authed(async (req) => {
-  const p = req.params;
-  const names = p.reqJson('subscriptions', vStrList);
-  const principals = p.json('principals', vIntOrStrList) ?? null;
-  return doUnsubscribe(req.app, req.realm, req.user, { names, principals });
+const unsubscribe = endpoint({
+  summary: 'Unsubscribe from a channel',
+  params: { subscriptions: json(Type.Array(Type.String()), { required: true, validate: vStrList }), principals },
+  response: Type.Object({ removed: Type.Array(Type.String()), not_removed: Type.Array(Type.String()) }),
+  run: async (req, a) => doUnsubscribe(req.app, req.realm, req.user, { names: a.subscriptions, principals: a.principals ?? null }),
 });
 
 export const routes: RouteList = [['users/me/subscriptions', { GET: getSubscriptions, POST: subscribe, DELETE: unsubscribe }]];
