@@ -15,6 +15,8 @@ const LONG = process.env.PARLEY_FUZZ_LONG === '1' || process.argv.includes('--lo
 const RUNS = Number(process.env.PARLEY_FUZZ_RUNS ?? (LONG ? 3000 : 60));
 /** How long both servers must stay silent before a stream's answers are taken as complete. */
 const QUIET_MS = 60;
+/** How long an answer or a close that is still due is waited for. */
+const DUE_MS = 1500;
 
 interface Side {
   listener: Listener;
@@ -126,7 +128,14 @@ async function run(s: Side, chunks: Buffer[]): Promise<Outcome> {
     last = Date.now();
     await new Promise((r) => setTimeout(r, 1));
   }
-  while (!closed && Date.now() - last < QUIET_MS) await new Promise((r) => setTimeout(r, 10));
+  // Quiet for QUIET_MS ends the wait, unless something is still due: an answer for a request the
+  // server executed, or the close that an answer saying "close" or a refusal announces. Under load
+  // those can come later than QUIET_MS, so they are waited for up to DUE_MS.
+  const due = () => {
+    const o = outcome(s.executed, answers, closed);
+    return o.answered.length < s.executed.length || o.closeAnswered || o.refusal !== '';
+  };
+  while (!closed && (Date.now() - last < QUIET_MS || (due() && Date.now() - last < DUE_MS))) await new Promise((r) => setTimeout(r, 10));
   socket.destroy();
   await new Promise((r) => setImmediate(r));
   return outcome([...s.executed], answers, closed);
