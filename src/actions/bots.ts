@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { badRequest } from '../core/api-error.js';
 import { BOT_TYPES, BotType, Role } from '../models/roles.js';
-import { hasRealmPermission } from '../lib/streams/permissions.js';
+import { hasRealmPermission } from '../lib/groups.js';
 import { publishCommitted, to } from '../events/publish.js';
 import { checkFullName, insertUser } from './users.js';
 import { presentBot } from '../presenters/bot.js';

@@ -7,7 +7,7 @@ import { isAdminRole } from '../models/roles.js';
 import { checkEmail } from './users.js';
 import { canAddOthers } from './subscriptions-add.js';
 import { accessStreamById } from '../lib/streams/access.js';
-import { hasRealmPermission } from '../lib/streams/permissions.js';
+import { hasRealmPermission } from '../lib/groups.js';
 import { realmUrl } from '../lib/state/realm.js';
 import { canAddGroupMembers, INVITE_PENDING, INVITE_REVOKED, inviteGroups, inviteKeyHash, MAX_WELCOME_TEXT } from '../lib/invitations.js';
 

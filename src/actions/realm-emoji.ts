@@ -7,7 +7,7 @@ import type { Realm, User } from '../store/schema.js';
 import { ApiError, badRequest } from '../core/api-error.js';
 import { publishCommitted } from '../events/publish.js';
 import { activeUserIds } from '../lib/users.js';
-import { hasRealmPermission } from '../lib/streams/permissions.js';
+import { hasRealmPermission } from '../lib/groups.js';
 import { Role } from '../models/roles.js';
 import { emojiDir, imageExtension, isAnimatedGif, MAX_EMOJI_FILE_BYTES, presentRealmEmoji, realmEmojiDict } from '../lib/realm-emoji.js';
 

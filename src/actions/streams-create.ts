@@ -7,7 +7,8 @@ import { Role } from '../models/roles.js';
 import type { GroupSettingValue } from '../lib/groups.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { insertStream } from '../lib/streams-create.js';
-import { hasRealmPermission, storeGroupSetting } from '../lib/streams/permissions.js';
+import { storeGroupSetting } from '../lib/streams/permissions.js';
+import { hasRealmPermission } from '../lib/groups.js';
 
 export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
 

@@ -5,7 +5,7 @@ import type { Tx } from '../store/store.js';
 import { badRequest } from '../core/api-error.js';
 import { expandSubgroups } from '../lib/groups.js';
 import { activeUserIds } from '../lib/users.js';
-import { accessGroupForUpdate, checkActiveUsers, checkSubgroupIds, hasGroupPermission, insufficient, requireNonGuest } from '../lib/user-groups.js';
+import { accessGroupForUpdate, checkActiveUsers, checkSubgroupIds, hasGroupPermission, insufficient, requireNonGuest } from '../lib/groups.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 import { lockRow } from './user-groups.js';
 

@@ -5,7 +5,8 @@ import type { Tx } from '../store/store.js';
 import type { Dialect } from '../store/dialect.js';
 import { ApiError, badRequest } from '../core/api-error.js';
 import { groupSettingValue, systemGroupIds, type GroupSettingValue } from '../lib/groups.js';
-import { hasRealmPermission, storeGroupSetting } from '../lib/streams/permissions.js';
+import { storeGroupSetting } from '../lib/streams/permissions.js';
+import { hasRealmPermission } from '../lib/groups.js';
 import { activeUserIds } from '../lib/users.js';
 import {
   accessGroupForUpdate,
@@ -24,7 +25,7 @@ import {
   requireNonGuest,
   sameSettingValue,
   type GroupPermission,
-} from '../lib/user-groups.js';
+} from '../lib/groups.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 
 export interface NewGroupInput {

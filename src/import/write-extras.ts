@@ -2,7 +2,7 @@
 import type { Transaction } from 'kysely';
 import type { DB, Realm } from '../store/schema.js';
 import { systemGroupIds } from '../lib/groups.js';
-import { GROUP_PERMISSIONS, GROUP_PERMISSION_DEFAULTS } from '../lib/user-groups.js';
+import { GROUP_PERMISSIONS, GROUP_PERMISSION_DEFAULTS } from '../lib/groups.js';
 import { renderMessage, renderContextFrom } from '../lib/markdown/index.js';
 import { topicKey } from '../lib/messages/topic.js';
 import { insertMany } from './bulk.js';

@@ -5,7 +5,7 @@ import type { Realm, User } from '../store/schema.js';
 import { badRequest } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { isUserInGroup } from './groups.js';
-import { hasRealmPermission } from './streams/permissions.js';
+import { hasRealmPermission } from './groups.js';
 
 export const INVITE_PENDING = 0;
 export const INVITE_ACCEPTED = 1;

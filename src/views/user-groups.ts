@@ -8,7 +8,7 @@ import { vGroupSetting } from '../lib/streams/permissions.js';
 import { GroupSetting, Int32List, groupSettingParam } from '../lib/streams/params.js';
 import { directMemberIds, directSubgroupIds, expandSubgroups, groupMemberIds, isDirectMember, isUserInGroup, type GroupSettingValue } from '../lib/groups.js';
 import { userById } from '../lib/users.js';
-import { accessGroup, GROUP_PERMISSIONS, invalidGroup, presentUserGroups, requireNonGuest, type GroupPermission } from '../lib/user-groups.js';
+import { accessGroup, GROUP_PERMISSIONS, invalidGroup, presentUserGroups, requireNonGuest, type GroupPermission } from '../lib/groups.js';
 import { doCreateUserGroup, doDeactivateUserGroup, doUpdateUserGroup, type GroupSettingUpdate } from '../actions/user-groups.js';
 import { doUpdateGroupMembership } from '../actions/user-group-members.js';
 

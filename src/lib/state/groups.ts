@@ -1,6 +1,6 @@
 // Register state for user_group: the organization's groups with members, subgroups and permissions.
 import type { StateFetcher } from './context.js';
-import { presentUserGroups } from '../user-groups.js';
+import { presentUserGroups } from '../groups.js';
 
 export const userGroupState: StateFetcher = {
   types: ['user_group', 'realm_user_groups'],

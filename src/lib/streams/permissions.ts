@@ -6,7 +6,6 @@ import { ApiError, badRequest } from '../../core/api-error.js';
 import { invalidParam } from '../../core/params.js';
 import { isUserInGroup, systemGroupIds, type GroupSettingValue } from '../groups.js';
 import { STREAM_GROUP_SETTINGS } from '../streams-create.js';
-import { realmSettings } from '../realm-settings.js';
 
 /** Every channel permission, in a stable order (the order of the API objects' keys). */
 export const STREAM_PERMISSION_NAMES: readonly string[] = Object.keys(STREAM_GROUP_SETTINGS).sort();
@@ -98,10 +97,4 @@ export async function hasStreamPermission(tx: Tx, user: Member, stream: Pick<Str
   const ids = await streamPermissionIds(tx, stream);
   const id = ids[setting];
   return id !== undefined && isUserInGroup(tx, user, id);
-}
-
-/** Whether the user holds an organization permission whose value is a group. */
-export async function hasRealmPermission(tx: Tx, user: Member, realm: { settings: string }, setting: string): Promise<boolean> {
-  const id = realmSettings(realm)[setting];
-  return typeof id === 'number' && isUserInGroup(tx, user, id);
 }
