@@ -25,8 +25,6 @@ const KNOWN_MISSING = new Set<string>([
   'DELETE /users/me/apns_device_token',
   'POST /users/me/android_gcm_reg_id',
   'DELETE /users/me/android_gcm_reg_id',
-  'GET /calls/bigbluebutton/create',
-  'POST /calls/nextcloud_talk/create',
   'POST /calls/webex/create',
   'POST /calls/constructorgroups/create',
 ]);

@@ -31,6 +31,7 @@ import { routes as invitationRoutes } from '../views/invitations.js';
 import { routes as realmExportRoutes } from '../views/realm-exports.js';
 import { routes as channelEmailRoutes } from '../views/channel-email.js';
 import { routes as videoCallRoutes } from '../views/video-calls.js';
+import { routes as hostedVideoCallRoutes } from '../views/video-calls-hosted.js';
 import { routes as userGroupRoutes } from '../views/user-groups.js';
 import { routes as userAdminRoutes } from '../views/user-admin.js';
 import { routes as serverSettingsRoutes } from '../views/server-settings.js';
@@ -85,6 +86,7 @@ function viewRoutes(): RouteList {
     invitationRoutes,
     channelEmailRoutes,
     videoCallRoutes,
+    hostedVideoCallRoutes,
     userAdminRoutes,
     serverSettingsRoutes,
     botRoutes,
