@@ -32,6 +32,7 @@ import { routes as realmExportRoutes } from '../views/realm-exports.js';
 import { routes as channelEmailRoutes } from '../views/channel-email.js';
 import { routes as videoCallRoutes } from '../views/video-calls.js';
 import { routes as hostedVideoCallRoutes } from '../views/video-calls-hosted.js';
+import { routes as pushDeviceRoutes } from '../views/push-devices.js';
 import { routes as userGroupRoutes } from '../views/user-groups.js';
 import { routes as userAdminRoutes } from '../views/user-admin.js';
 import { routes as serverSettingsRoutes } from '../views/server-settings.js';
@@ -87,6 +88,7 @@ function viewRoutes(): RouteList {
     channelEmailRoutes,
     videoCallRoutes,
     hostedVideoCallRoutes,
+    pushDeviceRoutes,
     userAdminRoutes,
     serverSettingsRoutes,
     botRoutes,
