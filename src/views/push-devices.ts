@@ -2,7 +2,7 @@
 import type { RouteList } from '../http/router.js';
 import { endpoint } from '../http/endpoint.js';
 import { Type, int, str } from '../core/param-types.js';
-import { deviceNotRecognized, noActivePushDevice, pushNotConfigured, validateAppId, validateToken } from '../lib/push-devices.js';
+import { deviceNotRecognized, noActivePushDevice, pushNotConfigured, userPushDevices, validateAppId, validateToken } from '../lib/push-devices.js';
 import { doAddPushDevice, doRemovePushDevice } from '../actions/push-devices.js';
 
 // Length and format are checked by validateToken, with the original's messages.
@@ -59,9 +59,7 @@ const testNotify = endpoint({
   params: { token: str() },
   response: Type.Object({}),
   run: async (req, a) => {
-    let q = req.app.store.db.selectFrom('push_devices').select('id').where('user_id', '=', req.user.id);
-    if (a.token !== undefined) q = q.where('token', '=', a.token);
-    const devices = await q.execute();
+    const devices = await userPushDevices(req.app.store.db, req.user.id, a.token);
     if (devices.length === 0) throw a.token !== undefined ? deviceNotRecognized() : noActivePushDevice();
     throw pushNotConfigured();
   },
