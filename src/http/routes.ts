@@ -33,6 +33,7 @@ import { routes as channelEmailRoutes } from '../views/channel-email.js';
 import { routes as videoCallRoutes } from '../views/video-calls.js';
 import { routes as hostedVideoCallRoutes } from '../views/video-calls-hosted.js';
 import { routes as pushDeviceRoutes } from '../views/push-devices.js';
+import { routes as pushE2eeRoutes } from '../views/push-e2ee.js';
 import { routes as userGroupRoutes } from '../views/user-groups.js';
 import { routes as userAdminRoutes } from '../views/user-admin.js';
 import { routes as serverSettingsRoutes } from '../views/server-settings.js';
@@ -89,6 +90,7 @@ function viewRoutes(): RouteList {
     videoCallRoutes,
     hostedVideoCallRoutes,
     pushDeviceRoutes,
+    pushE2eeRoutes,
     userAdminRoutes,
     serverSettingsRoutes,
     botRoutes,
