@@ -15,8 +15,6 @@ const EXCLUDED = new Set(['/dev_fetch_api_key', '/dev_list_users', '/real-time',
 const KNOWN_MISSING = new Set<string>([
   'DELETE /messages/{message_id}/history',
   'GET /thumbnail/status/{realm_id_str}/{filename}',
-  'POST /register_client_device',
-  'POST /remove_client_device',
   'POST /calls/webex/create',
   'POST /calls/constructorgroups/create',
 ]);

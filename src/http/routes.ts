@@ -34,6 +34,7 @@ import { routes as videoCallRoutes } from '../views/video-calls.js';
 import { routes as hostedVideoCallRoutes } from '../views/video-calls-hosted.js';
 import { routes as pushDeviceRoutes } from '../views/push-devices.js';
 import { routes as pushE2eeRoutes } from '../views/push-e2ee.js';
+import { routes as clientDeviceRoutes } from '../views/client-devices.js';
 import { routes as userGroupRoutes } from '../views/user-groups.js';
 import { routes as userAdminRoutes } from '../views/user-admin.js';
 import { routes as serverSettingsRoutes } from '../views/server-settings.js';
@@ -91,6 +92,7 @@ function viewRoutes(): RouteList {
     hostedVideoCallRoutes,
     pushDeviceRoutes,
     pushE2eeRoutes,
+    clientDeviceRoutes,
     userAdminRoutes,
     serverSettingsRoutes,
     botRoutes,

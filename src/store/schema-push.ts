@@ -12,6 +12,13 @@ export interface PushDeviceTable {
   created_at: number;
 }
 
+export interface ClientDeviceTable {
+  id: Generated<number>;
+  user_id: number;
+  created_at: number;
+}
+
 export interface PushTables {
   push_devices: PushDeviceTable;
+  client_devices: ClientDeviceTable;
 }
