@@ -56,6 +56,13 @@ export interface Config {
   videoProvider: string;
   /** Base URL under which the meeting-url provider creates rooms (e.g. https://meet.example.com). */
   videoBaseUrl: string;
+  /** BigBlueButton server (PARLEY_BBB_URL, e.g. https://bbb.example.com/bigbluebutton) and its API shared secret (PARLEY_BBB_SECRET); either empty: off. */
+  bbbUrl: string;
+  bbbSecret: string;
+  /** Nextcloud server hosting Talk (PARLEY_NEXTCLOUD_TALK_URL) and the account that creates conversations (PARLEY_NEXTCLOUD_TALK_USER, PARLEY_NEXTCLOUD_TALK_PASSWORD: an app password). */
+  nextcloudTalkUrl: string;
+  nextcloudTalkUser: string;
+  nextcloudTalkPassword: string;
   /** JWT login per organization subdomain (PARLEY_JWT_KEYS: {"sub": {"key", "algorithms", "audience"?, "issuer"?, "clock_skew_secs"?, "require_exp"?}}); empty: off. */
   jwtKeys: Map<string, JwtKeyConfig>;
   /** Largest avatar image POST /users/me/avatar accepts, in MiB (max_avatar_file_size_mib in /register). */
@@ -146,6 +153,11 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     emailGatewayLmtp: switchFrom(env.PARLEY_EMAIL_GATEWAY_LMTP || undefined, 'PARLEY_EMAIL_GATEWAY_LMTP'),
     emailGatewayMaxMib: Math.max(1, intFrom(env.PARLEY_EMAIL_GATEWAY_MAX_MIB, 25, 'PARLEY_EMAIL_GATEWAY_MAX_MIB')),
     videoBaseUrl: (env.PARLEY_VIDEO_BASE_URL ?? '').replace(/\/+$/, ''),
+    bbbUrl: (env.PARLEY_BBB_URL ?? '').replace(/\/+$/, ''),
+    bbbSecret: env.PARLEY_BBB_SECRET ?? '',
+    nextcloudTalkUrl: (env.PARLEY_NEXTCLOUD_TALK_URL ?? '').replace(/\/+$/, ''),
+    nextcloudTalkUser: env.PARLEY_NEXTCLOUD_TALK_USER ?? '',
+    nextcloudTalkPassword: env.PARLEY_NEXTCLOUD_TALK_PASSWORD ?? '',
     // Setting a base URL is enough to enable the built-in provider.
     videoProvider: env.PARLEY_VIDEO_PROVIDER ?? (env.PARLEY_VIDEO_BASE_URL ? 'meeting-url' : ''),
     maxFileUploadSizeMib: intFrom(env.PARLEY_MAX_FILE_UPLOAD_SIZE_MIB, 25, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB'),

@@ -5,6 +5,7 @@ import { applyAlertWords, applyDrafts, applyDraftsSetting, applyNavigationView, 
 import { byNumber, ORDER, type ApplyContext, type Event, type State } from './apply-util.js';
 import { applyDeleteMessage, applyFlags, applyMessage, applyUpdateMessage } from './apply-messages.js';
 import { applyUserGroup } from './apply-groups.js';
+import { applyDevice } from './apply-devices.js';
 import { applyVideoToken } from './apply-video.js';
 import { applyCustomProfileFields, applyRealmUserAdmin } from './apply-user-admin.js';
 import { unknownUser } from '../models/unknown-user.js';
@@ -96,6 +97,8 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
       return;
     case 'has_videoprovider_token':
       return applyVideoToken(state, e);
+    case 'device':
+      return applyDevice(state, e);
     case 'custom_profile_fields':
       return applyCustomProfileFields(state, e);
     case 'user_status':

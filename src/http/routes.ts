@@ -31,6 +31,10 @@ import { routes as invitationRoutes } from '../views/invitations.js';
 import { routes as realmExportRoutes } from '../views/realm-exports.js';
 import { routes as channelEmailRoutes } from '../views/channel-email.js';
 import { routes as videoCallRoutes } from '../views/video-calls.js';
+import { routes as hostedVideoCallRoutes } from '../views/video-calls-hosted.js';
+import { routes as pushDeviceRoutes } from '../views/push-devices.js';
+import { routes as pushE2eeRoutes } from '../views/push-e2ee.js';
+import { routes as clientDeviceRoutes } from '../views/client-devices.js';
 import { routes as userGroupRoutes } from '../views/user-groups.js';
 import { routes as userAdminRoutes } from '../views/user-admin.js';
 import { routes as serverSettingsRoutes } from '../views/server-settings.js';
@@ -85,6 +89,10 @@ function viewRoutes(): RouteList {
     invitationRoutes,
     channelEmailRoutes,
     videoCallRoutes,
+    hostedVideoCallRoutes,
+    pushDeviceRoutes,
+    pushE2eeRoutes,
+    clientDeviceRoutes,
     userAdminRoutes,
     serverSettingsRoutes,
     botRoutes,

@@ -27,6 +27,8 @@ export type UnexpectedHandler = (err: unknown, requestId: string) => void;
 const API_PREFIX = '/api/v1/';
 /** Uploaded files are served outside /api/v1 too, at the URLs messages link (as the original does). */
 const UPLOADS_PREFIX = '/user_uploads/';
+/** Links to join a call on a hosted service (BigBlueButton), opened by a browser like the original's. */
+const CALLS_PREFIX = '/calls/';
 /** Files served as they are, outside the API (the emoji name table clients download). */
 const STATIC_PREFIX = '/static/';
 /** Request paths that `new URL` would leave as they are: no dot segments, nothing it would percent-encode. */
@@ -273,7 +275,7 @@ export function createRequestHandler(app: AppContext, router: Router, opts: Hand
     try {
       const { pathname, query } = splitTarget(req.url ?? '/');
       const isApi = pathname.startsWith(API_PREFIX);
-      if (!isApi && !pathname.startsWith(UPLOADS_PREFIX) && !pathname.startsWith(STATIC_PREFIX)) {
+      if (!isApi && !pathname.startsWith(UPLOADS_PREFIX) && !pathname.startsWith(STATIC_PREFIX) && !pathname.startsWith(CALLS_PREFIX)) {
         req.resume();
         if (OPS_PATHS.has(pathname)) {
           record.route = pathname;

@@ -21,6 +21,7 @@ import * as m017 from './migrations/017-channel-admin.js';
 import * as m018 from './migrations/018-people.js';
 import * as m019 from './migrations/019-messages-api.js';
 import * as m021 from './migrations/021-email.js';
+import * as m022 from './migrations/022-push-devices.js';
 
 interface Migration {
   name: string;
@@ -48,6 +49,7 @@ const MIGRATIONS: Migration[] = [
   { name: '018-people', up: m018.up },
   { name: '019-messages-api', up: m019.up },
   { name: '021-email', up: m021.up },
+  { name: '022-push-devices', up: m022.up },
 ];
 
 /** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */

@@ -13,6 +13,7 @@ import { messageStates } from './messages.js';
 import { userTopicState } from './topics.js';
 import { personalStates } from './personal.js';
 import { videoCallState } from './video-calls.js';
+import { devicesState } from './devices.js';
 import { customProfileFieldsState } from './profile-fields.js';
 import { peopleStates } from './people.js';
 import { channelAdminStates } from './channel-admin.js';
@@ -34,6 +35,7 @@ export const STATE_FETCHERS: readonly StateFetcher[] = [
   realmLinkifiersState,
   ...personalStates,
   videoCallState,
+  devicesState,
   customProfileFieldsState,
   ...peopleStates,
   ...channelAdminStates,
