@@ -9,7 +9,6 @@ import { GROUP_SETTING_LIMITS, REALM_SETTING_PROPS } from '../models/realm-setti
 import { REALM_SETTINGS_DEFAULTS } from '../models/realm-settings.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { groupSettingValue, type GroupSettingValue } from '../lib/groups.js';
-import { sameSettingValue } from '../lib/user-groups.js';
 import { storeGroupSetting } from '../lib/streams/permissions.js';
 import { activeUserIds } from '../lib/users.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
@@ -84,6 +83,13 @@ export async function doUpdateRealmSettings(app: AppContext, realm: Realm, actor
   // Every node re-reads the organization row on its next request.
   app.caches.realmChanged(realm.id);
   publishCommitted(app, realm.id, stamp, result);
+}
+
+/** Whether two group-setting values name the same group (a lone subgroup with no members is that group; order does not matter). */
+function sameSettingValue(a: GroupSettingValue, b: GroupSettingValue): boolean {
+  const canon = (v: GroupSettingValue) =>
+    typeof v === 'number' ? v : !v.direct_members.length && v.direct_subgroups.length === 1 ? v.direct_subgroups[0] : { m: [...new Set(v.direct_members)].sort((x, y) => x - y), s: [...new Set(v.direct_subgroups)].sort((x, y) => x - y) };
+  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
 }
 
 function checkAuthenticationMethods(methods: Record<string, boolean>): void {
