@@ -13,6 +13,7 @@ import { applyMutedUsers, applyUserStatus, applyUserStatusOnRealmUser } from './
 import { applyChannelAdmin } from './apply-channel-admin.js';
 import { applyScheduledMessages } from './apply-scheduled.js';
 import { applyPresence, applyRealmEmoji, applyReminders, applyUserTopic, recountUnread } from './apply-realm.js';
+import { applyRealmSettings } from './apply-realm-settings.js';
 
 export { ORDER, type ApplyContext } from './apply-util.js';
 
@@ -81,6 +82,8 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
       return applyReminders(state, e);
     case 'presence':
       return applyPresence(state, e);
+    case 'realm':
+      return applyRealmSettings(state, e);
     case 'realm_emoji':
       return applyRealmEmoji(state, e);
     case 'realm_linkifiers':

@@ -5,6 +5,8 @@ import type { Notice } from './types.js';
 /** A node-to-node message that is not an event: e.g. "drop this user from your caches". */
 export type ControlMessage =
   | { type: 'user_changed'; userId: number }
+  /** An organization's row (name, settings) changed: every node drops its cached rows (lib/caches.ts). */
+  | { type: 'realm_changed'; realmId: number }
   | { type: 'alert_words_changed'; realmId: number }
   /** Someone muted or unmuted a user: every node drops its cached muters (lib/muted-users.ts). */
   | { type: 'muted_users_changed'; realmId: number }

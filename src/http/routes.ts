@@ -54,6 +54,7 @@ import { routes as realmDomainRoutes } from '../views/realm-domains.js';
 import { routes as realmPlaygroundRoutes } from '../views/realm-playgrounds.js';
 import { routes as profileDataRoutes } from '../views/profile-data.js';
 import { routes as realmUserDefaultRoutes } from '../views/realm-user-defaults.js';
+import { routes as realmSettingRoutes } from '../views/realm-settings.js';
 import { routes as welcomeBotRoutes } from '../views/welcome-bot.js';
 
 /** Kept for views written before the type moved to the router (views no longer import this file). */
@@ -112,6 +113,7 @@ function viewRoutes(): RouteList {
     realmPlaygroundRoutes,
     profileDataRoutes,
     realmUserDefaultRoutes,
+    realmSettingRoutes,
     welcomeBotRoutes,
     scheduledMessageRoutes,
     attachmentRoutes,

@@ -41,6 +41,7 @@ export class Caches {
   ) {
     bus?.subscribeControl((msg) => {
       if (msg.type === 'user_changed') this.dropUser(msg.userId);
+      else if (msg.type === 'realm_changed') this.realms.clear();
     });
   }
 
@@ -59,6 +60,12 @@ export class Caches {
 
   invalidateRealms(): void {
     this.realms.clear();
+  }
+
+  /** Call after committing a change to an organization's row: this node drops it at once, the others on the bus message. */
+  realmChanged(realmId: number): void {
+    this.realms.clear();
+    this.bus?.publishControl({ type: 'realm_changed', realmId });
   }
 
   /**

@@ -64,4 +64,12 @@ export const REALM_SETTINGS_DEFAULTS: Record<string, unknown> = {
   want_advertise_in_communities_directory: false,
   message_edit_history_visibility_policy: 'all',
   empty_topic_display_name: 'general chat',
+  disallow_disposable_email_addresses: true,
+  enable_guest_user_dm_warning: true,
+  enable_guest_user_indicator: true,
+  /** GIF rating ceiling: 2 is G. */
+  gif_rating_policy: 2,
+  message_content_allowed_in_email_notifications: true,
+  /** Where message reports go: a private channel's ID, or -1 for none (reporting is then off). */
+  moderation_request_channel_id: -1,
 };
