@@ -18,7 +18,6 @@ import { startLoopMonitor } from './workers/loop-monitor.js';
 import { startReminderWorker } from './workers/reminders.js';
 import { startScheduledMessageWorker } from './workers/scheduled-messages.js';
 import { startEmailWorker } from './workers/email-notifications.js';
-import { startEmailGateway } from './workers/email-gateway.js';
 import { SearchIndexer } from './lib/messages/search-indexer.js';
 import { createLogger, type Logger } from './ops/logger.js';
 import { OpsCounters } from './ops/counters.js';
@@ -83,7 +82,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const scheduled = startScheduledMessageWorker(app, (m) => log.error(m));
   const emails = startEmailWorker(app, (m) => log.error(m));
   // Off unless PARLEY_EMAIL_GATEWAY_LISTEN names an address.
-  const gateway = await startEmailGateway(app);
+  // Loaded only when it listens: its mail parsing and HTML conversion cost about 18 MB of memory at start.
+  const gateway = config.emailGatewayListen ? await (await import('./workers/email-gateway.js')).startEmailGateway(app) : null;
   let closed = false;
   return {
     app,
