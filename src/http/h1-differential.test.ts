@@ -255,7 +255,7 @@ test(`the lean parser and Node's agree on ${RUNS} generated streams: the same re
         if (!o.refusal && !o.closed) assert.equal(o.answered.length, o.executed.length);
       }
     }),
-    { numRuns: RUNS, endOnFailure: true },
+    { numRuns: RUNS, endOnFailure: true, ...(process.env.PARLEY_FUZZ_SEED ? { seed: Number(process.env.PARLEY_FUZZ_SEED) } : {}) },
   );
   // The failing stream and both outcomes, whole (fast-check's own report shortens them).
   if (details.failed) {

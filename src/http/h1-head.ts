@@ -160,14 +160,35 @@ function mayBecomeLean(buf: Buffer): boolean {
   if (lastLine >= 0) {
     // The fields so far, checked as the whole head's will be (the body limit is checked then).
     const lines = parseLines(text.slice(0, lastLine));
-    return lines !== null && framingOf(lines.headers, lines.http10, Infinity) !== null;
+    return lines !== null && framingOf(lines.headers, lines.http10, Infinity) !== null && fieldMayBecomeLean(text, lastLine + 2);
   }
-  // Not even the request line yet: its method so far must begin one taken here.
+  // Not even the request line yet: its method so far must begin one taken here, and the rest of
+  // the line hold only what a target and version can.
   const sp = text.indexOf(' ');
   const method = sp < 0 ? text : text.slice(0, sp);
   if (method.length > LONGEST_METHOD) return false;
+  if (sp >= 0 && !visible(text, sp + 1, lineBodyEnd(text), true)) return false;
   for (const m of METHODS.keys()) if (m.startsWith(method) && (sp < 0 || m === method)) return true;
   return false;
+}
+
+/** Where a line that has not ended stops, a trailing carriage return (whose line feed may follow) left out. */
+function lineBodyEnd(text: string): number {
+  return text.endsWith('\r') ? text.length - 1 : text.length;
+}
+
+/**
+ * Whether the header line still arriving at text[from..] may become one the lean server takes:
+ * Node's parser refuses a bad byte in a field name or value as soon as it reads it.
+ */
+function fieldMayBecomeLean(text: string, from: number): boolean {
+  const end = lineBodyEnd(text);
+  // Nothing yet, or the carriage return that may begin the blank line.
+  if (end <= from) return true;
+  const colon = text.indexOf(':', from);
+  // A name without its colon is fine only while the line goes on.
+  if (colon < 0) return end === text.length && isToken(text, from, end);
+  return isToken(text, from, colon) && visible(text, colon + 1, end, true);
 }
 
 /** Scanned by hand rather than split into lines and matched: a long-poll arrives thousands of times a second. */
