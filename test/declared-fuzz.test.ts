@@ -5,10 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startTestServer, request, type TestServer } from './helpers/server.js';
-import { allRoutes } from '../src/http/routes.js';
-import { isDeclared, type DeclaredHandler } from '../src/http/endpoint.js';
 import type { ParamDecl } from '../src/core/param-types.js';
-import { NON_API_ROUTE } from '../src/http/router.js';
+import { declaredRoutes, pathSegments, routePath, valid, type Route, type Schema } from './helpers/route-fuzz.js';
 
 const RUNS = Number(process.env.PARLEY_FUZZ_RUNS ?? 200);
 const SEED = process.env.PARLEY_FUZZ_SEED === undefined ? undefined : Number(process.env.PARLEY_FUZZ_SEED);
@@ -33,41 +31,6 @@ after(async () => {
   await s.close();
 });
 
-type Schema = Record<string, any>;
-
-/** Values a schema allows (the shapes a careful client sends), small and near the edges. */
-function valid(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
-  if ('const' in schema) return fc.constant(schema.const);
-  if (Array.isArray(schema.anyOf)) return fc.oneof(...(schema.anyOf as Schema[]).map((s) => valid(s, depth)));
-  switch (schema.type) {
-    case 'integer': {
-      const min = schema.minimum ?? -2147483648;
-      const max = schema.maximum ?? 2147483647;
-      return fc.oneof(fc.integer({ min: Math.max(min, 0), max: Math.max(Math.min(max, 12), Math.max(min, 0)) }), fc.integer({ min, max }), fc.constantFrom(min, max));
-    }
-    case 'number':
-      return fc.double({ noNaN: true, noDefaultInfinity: true, min: schema.minimum, max: schema.maximum });
-    case 'boolean':
-      return fc.boolean();
-    case 'null':
-      return fc.constant(null);
-    case 'string':
-      return fc.oneof(fc.constantFrom('general', 'fuzz', 'owner@example.com', '', ' '), fc.string({ maxLength: Math.min(schema.maxLength ?? 40, 40) }));
-    case 'array':
-      return depth > 3 ? fc.constant([]) : fc.array(valid(schema.items ?? {}, depth + 1), { maxLength: 3 });
-    case 'object': {
-      if (depth > 3) return fc.constant({});
-      const props = (schema.properties ?? {}) as Record<string, Schema>;
-      const required = new Set<string>(schema.required ?? []);
-      const entries = Object.entries(props).map(([k, v]) => [k, valid(v, depth + 1)] as const);
-      if (!entries.length) return fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.integer(), fc.string({ maxLength: 8 })), { maxKeys: 2 });
-      return fc.record(Object.fromEntries(entries), { requiredKeys: [...required].filter((k) => k in props) });
-    }
-    default:
-      return fc.oneof(fc.integer({ min: 0, max: 5 }), fc.string({ maxLength: 10 }), fc.boolean(), fc.constant(null));
-  }
-}
-
 /** Text a careless or hostile client sends in place of any parameter. */
 const DAMAGED = fc.oneof(
   fc.constantFrom('', 'abc', '1.5', '-1', '1e400', 'NaN', 'true', 'null', '2147483648', '-2147483649', '99999999999999999999', '9007199254740993'),
@@ -89,35 +52,14 @@ function pathText(isInt: boolean): fc.Arbitrary<string> {
   return fc.oneof(fc.constantFrom('x', 'smile', 'owner%40example.com', '%00', 'a%00b', '%E0%A4%A', '%', 'x'.repeat(300)), fc.stringMatching(/^[a-z0-9_]{1,12}$/));
 }
 
-interface Route {
-  method: string;
-  pattern: string;
-  handler: DeclaredHandler;
-}
-
-function declaredRoutes(): Route[] {
-  const out: Route[] = [];
-  for (const [pattern, methods] of allRoutes()) {
-    if (pattern.startsWith(NON_API_ROUTE)) continue;
-    if (pattern === 'events' || pattern === 'openapi.json') continue; // a long-poll holds by design; the document takes no input
-    for (const [method, handler] of Object.entries(methods)) if (handler && isDeclared(handler)) out.push({ method, pattern, handler });
-  }
-  return out;
-}
-
 /** One request: a route, who sends it, its path segments and parameters. */
 function requestFor(route: Route) {
-  const segments = [...route.pattern.matchAll(/\{(\w+)(:int|:path)?\}/g)].map((m) => pathText(m[2] === ':int'));
+  const segments = pathSegments(route.pattern).map((p) => pathText(p.isInt));
   const params = Object.fromEntries(Object.entries(route.handler.declaration.params).map(([name, decl]) => [name, paramText(decl)]));
   return fc.record({ route: fc.constant(route), caller: fc.constantFrom(...Object.keys(callers)), segments: fc.tuple(...segments), params: fc.record(params), overlong: fc.integer({ min: 0, max: 19 }).map((n) => n === 0) });
 }
 
-function concretePath(pattern: string, segments: string[]): string {
-  let i = 0;
-  return pattern.replace(/\{(\w+)(:int|:path)?\}/g, () => segments[i++]);
-}
-
-test('declared routes, fuzzed: no 5xx, every error the JSON envelope, for no auth, a guest, another organization and an admin', { timeout: 600_000 }, async () => {
+test('declared routes, fuzzed: no 5xx, every error the JSON envelope, for no auth, a guest, another organization and an admin', { timeout: Math.max(600_000, RUNS * 30) }, async () => {
   const routes = declaredRoutes();
   assert.ok(routes.length >= 40, `only ${routes.length} declared routes`);
   const failures: string[] = [];
@@ -127,7 +69,7 @@ test('declared routes, fuzzed: no 5xx, every error the JSON envelope, for no aut
     const form = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined) form.set(k, v);
     const encoded = form.toString();
-    let apiPath = concretePath(route.pattern, segments);
+    let apiPath = routePath(route.pattern, segments).slice('/api/v1/'.length);
     if (route.method === 'GET' && encoded) apiPath += '?' + encoded;
     // A body far past any limit: refused whole, before any route (413), never a 5xx.
     const body = route.method !== 'GET' && overlong ? encoded + '&padding=' + 'x'.repeat(300_000) : encoded;
