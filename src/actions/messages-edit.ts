@@ -129,7 +129,7 @@ async function planMove(tx: Transaction<DB>, realm: Realm, user: User, message: 
     const target = await streamById(tx, realm.id, input.streamId!);
     if (!target) throw badRequest('Invalid channel ID');
     await checkCanMoveChannel(tx, realm, user, message, stream, now);
-    await checkCanSendToStream(tx, user, target);
+    await checkCanSendToStream(tx, user, target, () => badRequest('Invalid channel ID'));
     to = target;
   }
   if (topicChanged) await checkCanChangeTopic(tx, realm, user, message, stream, !streamChanged && isResolveToggle(message.topic, newTopic), now);

@@ -16,7 +16,7 @@ import { loadRenderContext, renderMessage, type RenderResult } from '../lib/mark
 import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
 import { linkAttachments } from '../lib/uploads.js';
-import { checkCanSendToStream, isDbId, requireStream } from '../lib/messages/access.js';
+import { checkCanSendToStream, isDbId, noStreamWithId, requireStream } from '../lib/messages/access.js';
 import { findStreamById, findStreamForSend, insertChannelMessage, insertMessage, insertSubscriberChunk, insertSubscriberRows as insertAllSubscriberRows } from '../lib/messages/send-statements.js';
 import { getOrCreateDmRecipient, resolveDmParticipants } from '../lib/messages/recipients.js';
 import { checkTopicAllowed, normalizeTopicInput, topicKey } from '../lib/messages/topic.js';
@@ -89,7 +89,7 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
         // Read again under the lock: another first send may have committed between the read and the lock.
         if (stream.first_message_id === null && dialect === 'postgres') stream = (await findStreamById(tx, dialect, realm.id, stream.id)) ?? stream;
       }
-      if (!input.internal) await checkCanSendToStream(tx, sender, stream);
+      if (!input.internal) await checkCanSendToStream(tx, sender, stream, byId ? () => noStreamWithId(ref as number) : undefined);
       if (input.topic === undefined) throw missing('topic');
       topic = normalizeTopicInput(input.topic, realm);
       checkTopicAllowed(topic, realm, stream);
@@ -190,7 +190,7 @@ async function sendToRememberedChannel(app: AppContext, realm: Realm, sender: Us
   const stream = remembered.stream;
   let topic: string;
   try {
-    await checkCanSendToStream(app.store.db, sender, stream);
+    await checkCanSendToStream(app.store.db, sender, stream, () => noStreamWithId(stream.id));
     topic = normalizeTopicInput(input.topic, realm);
     checkTopicAllowed(topic, realm, stream);
   } catch {

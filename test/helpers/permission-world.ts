@@ -15,6 +15,8 @@ export interface Actor {
   /** Secrets this caller must never receive. */
   secrets: string[];
   queueId?: string;
+  /** Share of the requests this caller sends. */
+  weight: number;
 }
 
 export interface World {
@@ -136,13 +138,13 @@ export async function buildWorld(s: TestServer): Promise<World> {
   const outsider = [...orgPrivate, ...orgPublic, ...guestAlso, pub, ...hidden];
 
   const actors: Actor[] = [
-    { name: 'nonsub', client: nonsub, secrets: [...orgPrivate, ...hidden.filter((e) => e !== nonsubEmail)], queueId: nonsubQueue },
-    { name: 'guest', client: guest, secrets: [...orgPrivate, ...guestAlso, ...hidden.filter((e) => e !== guestEmail)], queueId: guestQueue },
-    { name: 'other_org', client: other.owner, secrets: outsider, queueId: otherQueue },
+    { name: 'nonsub', client: nonsub, secrets: [...orgPrivate, ...hidden.filter((e) => e !== nonsubEmail)], queueId: nonsubQueue, weight: 3 },
+    { name: 'guest', client: guest, secrets: [...orgPrivate, ...guestAlso, ...hidden.filter((e) => e !== guestEmail)], queueId: guestQueue, weight: 3 },
+    { name: 'other_org', client: other.owner, secrets: outsider, queueId: otherQueue, weight: 2 },
     // The same member presenting its credentials to this organization: they name nobody here.
-    { name: 'other_org_here', client: new Client(s, other.owner.userId, other.owner.email, other.owner.apiKey), secrets: outsider },
-    { name: 'deactivated', client: deact, secrets: outsider },
-    { name: 'anonymous', client: null, secrets: outsider },
+    { name: 'other_org_here', client: new Client(s, other.owner.userId, other.owner.email, other.owner.apiKey), secrets: outsider, weight: 1 },
+    { name: 'deactivated', client: deact, secrets: outsider, weight: 1 },
+    { name: 'anonymous', client: null, secrets: outsider, weight: 1 },
   ];
 
   const users = [owner.userId, friend.userId, friend2.userId, deact.userId, bot.user_id as number];

@@ -4,7 +4,7 @@ import type { Message, Stream, User } from '../../store/schema.js';
 import { ApiError, badRequest } from '../../core/api-error.js';
 import { Role } from '../../models/roles.js';
 import { FLAG_BITS } from '../../models/flags.js';
-import { isSubscribed } from '../streams/access.js';
+import { canSeeStream, isSubscribed } from '../streams/access.js';
 import { isUserInGroup } from '../groups.js';
 
 export const invalidMessage = () => badRequest('Invalid message(s)');
@@ -29,7 +29,7 @@ export async function streamByName(tx: Tx, realmId: number, name: string): Promi
 export async function requireStream(tx: Tx, realmId: number, ref: number | string): Promise<Stream> {
   if (typeof ref === 'number') {
     const s = await streamById(tx, realmId, ref);
-    if (!s) throw new ApiError(`Channel with ID '${ref}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: ref });
+    if (!s) throw noStreamWithId(ref);
     return s;
   }
   const s = await streamByName(tx, realmId, ref);
@@ -58,15 +58,25 @@ export async function hasStreamPermission(tx: Tx, user: User, stream: Pick<Strea
   return group !== undefined && (await isUserInGroup(tx, user, group));
 }
 
-/** Throws unless the sender may post to the channel. */
-export async function checkCanSendToStream(tx: Tx, sender: User, stream: Stream): Promise<void> {
-  const denied = () => badRequest(`Not authorized to send to channel '${stream.name}'`);
-  if (stream.is_archived) throw denied();
+/** The channel-with-that-ID-does-not-exist error: also what a sender who cannot see a channel gets for its ID. */
+export const noStreamWithId = (ref: number) => new ApiError(`Channel with ID '${ref}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: ref });
+
+/**
+ * Throws unless the sender may post to the channel. `hidden`: the error for a sender who may not even see the
+ * channel (a private one they are not subscribed to), for callers that named it by ID: the answer for a channel
+ * that does not exist, since the original's "Not authorized" names the channel. Without it (named by name), the original's text.
+ */
+export async function checkCanSendToStream(tx: Tx, sender: User, stream: Stream, hidden?: () => ApiError): Promise<void> {
+  const denied = async (subscribed?: boolean) => {
+    if (hidden && !canSeeStream(sender, stream, subscribed ?? (await isSubscribed(tx, sender.id, stream.id)))) return hidden();
+    return badRequest(`Not authorized to send to channel '${stream.name}'`);
+  };
+  if (stream.is_archived) throw await denied();
   if (stream.invite_only || sender.role === Role.GUEST) {
     // A bot may post where its owner is subscribed, as the owner could have posted themselves.
     const subscribed = await isSubscribed(tx, sender.id, stream.id);
     const ownerSubscribed = !subscribed && sender.is_bot === 1 && sender.bot_owner_id !== null && (await isSubscribed(tx, sender.bot_owner_id, stream.id));
-    if (!subscribed && !ownerSubscribed) throw denied();
+    if (!subscribed && !ownerSubscribed) throw await denied(subscribed);
   }
   const group = streamPermission(stream, 'can_send_message_group');
   if (group !== undefined && !(await isUserInGroup(tx, sender, group))) throw badRequest('You do not have permission to post in this channel.');
