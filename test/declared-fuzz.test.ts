@@ -1,6 +1,6 @@
 // Property-based fuzzing of every declared route: parameters drawn from each declaration's schema, valid-shaped
 // and damaged, sent by four kinds of caller; no answer is a 5xx and every error is the JSON envelope.
-// PARLEY_FUZZ_RUNS sets the number of requests (default: a few seconds' worth); PARLEY_FUZZ_SEED replays a run.
+// PARLEY_FUZZ_RUNS sets the number of requests (default: a few seconds' worth; PARLEY_FUZZ_LONG=1: 100,000); PARLEY_FUZZ_SEED replays a run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -8,7 +8,9 @@ import { startTestServer, request, type TestServer } from './helpers/server.js';
 import type { ParamDecl } from '../src/core/param-types.js';
 import { declaredRoutes, pathSegments, routePath, valid, type Route, type Schema } from './helpers/route-fuzz.js';
 
-const RUNS = Number(process.env.PARLEY_FUZZ_RUNS ?? 200);
+/** PARLEY_FUZZ_LONG=1 (or --long): 100,000 requests, for a closing run rather than every CI run. */
+const LONG = process.env.PARLEY_FUZZ_LONG === '1' || process.argv.includes('--long');
+const RUNS = Number(process.env.PARLEY_FUZZ_RUNS ?? (LONG ? 100_000 : 200));
 const SEED = process.env.PARLEY_FUZZ_SEED === undefined ? undefined : Number(process.env.PARLEY_FUZZ_SEED);
 
 type Auth = { email: string; apiKey: string } | null;

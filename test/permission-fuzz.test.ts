@@ -1,7 +1,7 @@
 // Property-based permission fuzzing: every declared route called with the IDs and names of an owner's data by a guest,
 // a non-subscriber, another organization's owner, a deactivated user and an anonymous caller. None receives the
 // owner's private data (in an answer or in an event on its queue) and none changes it (the owner's read is unchanged).
-// PARLEY_FUZZ_RUNS sets the number of requests (default: a few seconds' worth); PARLEY_FUZZ_SEED replays a run.
+// PARLEY_FUZZ_RUNS sets the number of requests (default: a few seconds' worth; PARLEY_FUZZ_LONG=1: 100,000); PARLEY_FUZZ_SEED replays a run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -11,7 +11,9 @@ import type { ParamDecl } from '../src/core/param-types.js';
 import { declaredRoutes, pathSegments, routePath, valid, type Route, type Schema } from './helpers/route-fuzz.js';
 import { buildWorld, type Actor, type World } from './helpers/permission-world.js';
 
-const RUNS = Number(process.env.PARLEY_FUZZ_RUNS ?? 300);
+/** PARLEY_FUZZ_LONG=1 (or --long): 100,000 requests, for a closing run rather than every CI run. */
+const LONG = process.env.PARLEY_FUZZ_LONG === '1' || process.argv.includes('--long');
+const RUNS = Number(process.env.PARLEY_FUZZ_RUNS ?? (LONG ? 100_000 : 300));
 const SEED = process.env.PARLEY_FUZZ_SEED === undefined ? undefined : Number(process.env.PARLEY_FUZZ_SEED);
 /** Requests between two reads of the callers' queues (which also keeps them from expiring on a long run). */
 const DRAIN_EVERY = 250;
@@ -191,6 +193,8 @@ test('declared routes, called with the owner\'s IDs by callers who may not see t
     const label = `${route.method} ${path.slice(0, 160)} ${encoded.slice(0, 200)} → ${r.status} ${r.text.slice(0, 200)}`;
     if (r.status >= 500) serverErrors.push(`${actor.name} ${label}`);
     checkText(actor, r.text, sent, label);
+    if (actor.refused && route.handler.declaration.auth === 'user' && r.status < 300) leaks.push(`${actor.name}'s credentials were accepted: ${label}`);
+    if (actor.foreignIds && r.status < 300) for (const found of foreignIdsIn(r.text, actor.foreignIds)) leaks.push(`${actor.name} received this organization's ${found}: ${label}`);
     if (r.status < 300 && route.method !== 'GET') {
       writes.push(`${actor.name} ${label}`);
       const mine = told.get(actor.name)!;
@@ -224,4 +228,27 @@ function diff(a: unknown, b: unknown, at: string): string[] {
     return [...keys].flatMap((k) => diff((a as any)[k], (b as any)[k], `${at}.${k}`));
   }
   return [`${at}: ${JSON.stringify(a)?.slice(0, 200)} → ${JSON.stringify(b)?.slice(0, 200)}`];
+}
+
+/** Fields of a JSON answer that name one of the given users or channels ("user_id 3"). */
+function foreignIdsIn(text: string, ids: { users: number[]; streams: number[] }): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const USER_KEYS = new Set(['user_id', 'sender_id', 'bot_owner_id', 'owner_id', 'creator_id']);
+  const found: string[] = [];
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) {
+      if (USER_KEYS.has(k) && typeof x === 'number' && ids.users.includes(x)) found.push(`${k} ${x}`);
+      else if (k === 'stream_id' && typeof x === 'number' && ids.streams.includes(x)) found.push(`${k} ${x}`);
+      else walk(x);
+    }
+  };
+  walk(value);
+  return found;
 }
