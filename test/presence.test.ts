@@ -75,6 +75,15 @@ test('history limit: register and history_limit_days', async () => {
   assert.ok(polled.presences[String(old.userId)]);
 });
 
+test('history limits past any date (the permission fuzz found a 500 on PostgreSQL): every presence, and for a negative one none', async () => {
+  const huge = await bo.ok('POST', 'register', { fetch_event_types: ['presence'], slim_presence: true, presence_history_limit_days: 2147483647 });
+  assert.ok(huge.presences[String(amy.userId)]);
+  const polled = await bo.ok('POST', 'users/me/presence', { status: 'idle', last_update_id: 0, history_limit_days: 2147483647 });
+  assert.ok(polled.presences[String(amy.userId)]);
+  const negative = await bo.ok('POST', 'register', { fetch_event_types: ['presence'], slim_presence: true, presence_history_limit_days: -2147483648 });
+  assert.deepEqual(negative.presences, {});
+});
+
 test('events: only when coming online or becoming active, to everyone, in the client form', async () => {
   const cy = await s.user('Cy Arrives');
   const modern = await queueFor(bo, { event_types: ['presence'], client_capabilities: { simplified_presence_events: true } });

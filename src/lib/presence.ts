@@ -29,6 +29,9 @@ export function legacyPresence(r: Pick<PresenceRow, 'last_connected_time' | 'las
 }
 
 /** Active people's presence rows, either changed after `afterUpdateId` or reported since `since`. */
+/** The largest timestamp an integer column holds (2038). */
+const MAX_TIMESTAMP = 2147483647;
+
 export async function presenceRows(tx: Tx, realmId: number, filter: { since: number } | { afterUpdateId: number }): Promise<PresenceRow[]> {
   let q = tx
     .selectFrom('user_presence as p')
@@ -37,7 +40,8 @@ export async function presenceRows(tx: Tx, realmId: number, filter: { since: num
     .where('p.realm_id', '=', realmId)
     .where('u.is_active', '=', 1)
     .where('u.is_bot', '=', 0);
-  q = 'since' in filter ? q.where('p.last_connected_time', '>=', filter.since) : q.where('p.last_update_id', '>', filter.afterUpdateId);
+  // A history of billions of days reaches before 1970 (a timestamp PostgreSQL's integer column cannot compare with): from the start.
+  q = 'since' in filter ? q.where('p.last_connected_time', '>=', Math.min(Math.max(filter.since, 0), MAX_TIMESTAMP)) : q.where('p.last_update_id', '>', filter.afterUpdateId);
   return q.orderBy('p.user_id').execute();
 }
 
