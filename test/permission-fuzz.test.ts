@@ -106,6 +106,8 @@ function paramFor(name: string, decl: ParamDecl): fc.Arbitrary<string | undefine
     username: () => pick(w.names.email),
     fragment: () => pick(w.names.fragment),
     export_id: () => one('realm'),
+    // A time that passes the checks before the target's (a schedule in the past is refused first).
+    scheduled_delivery_timestamp: () => fc.integer({ min: 3_600, max: 86_400 * 30 }).map((d) => String(Math.floor(Date.now() / 1000) + d)),
   };
   const leaves = { int: pick(Object.values(w.ids).flat()), str: pick(Object.values(w.ids).flat().map(String)) };
   const shaped = valid(decl.schema as Schema, 0, leaves).map((v) => (decl.json || (typeof v === 'object' && v !== null) ? JSON.stringify(v) : String(v)));

@@ -30,6 +30,11 @@ test('sending to a private channel by ID one may not see: the answer for no such
   // Named by name, the caller knows the name: the original's refusal.
   const byName = await member.post('messages', { type: 'stream', to: 'hushhush', topic: 't', content: 'x' });
   assert.equal(byName.body.msg, "Not authorized to send to channel 'hushhush'");
+  // Scheduling a message there by ID: the same.
+  const later = Math.floor(Date.now() / 1000) + 3600;
+  const scheduled = await member.post('scheduled_messages', { type: 'stream', to: secretId, topic: 't', content: 'x', scheduled_delivery_timestamp: later });
+  assert.equal(scheduled.body.code, 'STREAM_DOES_NOT_EXIST');
+  assert.doesNotMatch(JSON.stringify(scheduled.body), /hushhush/);
   // Moving one's own message there by ID: the answer for an unknown channel.
   const mine = (await member.ok('POST', 'messages', { type: 'stream', to: 'general', topic: 't', content: 'mine' })).id as number;
   const move = await member.patch(`messages/${mine}`, { stream_id: secretId });

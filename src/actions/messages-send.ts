@@ -190,7 +190,7 @@ async function sendToRememberedChannel(app: AppContext, realm: Realm, sender: Us
   const stream = remembered.stream;
   let topic: string;
   try {
-    await checkCanSendToStream(app.store.db, sender, stream, () => noStreamWithId(stream.id));
+    await checkCanSendToStream(app.store.db, sender, stream);
     topic = normalizeTopicInput(input.topic, realm);
     checkTopicAllowed(topic, realm, stream);
   } catch {

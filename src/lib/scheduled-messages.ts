@@ -3,7 +3,7 @@ import type { Realm, ScheduledMessage, Stream, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { ApiError, badRequest } from '../core/api-error.js';
 import { missing } from '../core/params.js';
-import { checkCanSendToStream, requireStream } from './messages/access.js';
+import { checkCanSendToStream, noStreamWithId, requireStream } from './messages/access.js';
 import { resolveDmParticipants } from './messages/recipients.js';
 import { checkTopicAllowed, normalizeTopicInput } from './messages/topic.js';
 
@@ -59,7 +59,8 @@ export async function checkScheduledTarget(tx: Tx, realm: Realm, sender: User, t
       ref = ref[0]!;
     }
     const stream = await requireStream(tx, realm.id, ref);
-    await checkCanSendToStream(tx, sender, stream);
+    const channelRef = ref;
+    await checkCanSendToStream(tx, sender, stream, typeof channelRef === 'number' ? () => noStreamWithId(channelRef) : undefined);
     if (t.topic === undefined) throw missing('topic');
     const topic = normalizeTopicInput(t.topic, realm);
     checkTopicAllowed(topic, realm, stream);
