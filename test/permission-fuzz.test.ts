@@ -32,17 +32,19 @@ after(async () => {
 /** Routes that only end the caller's own access (its account, its key): they would stop its part of the run. */
 const SELF_ENDING = new Set(['DELETE users/me', 'POST users/me/api_key/regenerate']);
 
+/** What a path segment's name points at. */
+const KINDS: Record<string, string> = {
+  message_id: 'message', stream_id: 'stream', user_id: 'user', muted_user_id: 'user', bot_id: 'bot', draft_id: 'draft', reminder_id: 'reminder',
+  saved_snippet_id: 'snippet', scheduled_message_id: 'scheduled', attachment_id: 'attachment', user_group_id: 'group', invite_id: 'invite',
+  filter_id: 'filter', playground_id: 'playground', field_id: 'field', channel_folder_id: 'folder', realm_id: 'realm',
+};
 const pick = <T>(xs: T[]) => fc.constantFrom(...xs);
 
 /** Path segments by name: the owner's object of that kind, else any of the owner's IDs. */
 function segmentFor(name: string, isInt: boolean): fc.Arbitrary<string> {
-  const kinds: Record<string, string> = {
-    message_id: 'message', stream_id: 'stream', user_id: 'user', muted_user_id: 'user', bot_id: 'bot', draft_id: 'draft', reminder_id: 'reminder',
-    saved_snippet_id: 'snippet', scheduled_message_id: 'scheduled', attachment_id: 'attachment', user_group_id: 'group', invite_id: 'invite',
-    filter_id: 'filter', playground_id: 'playground', field_id: 'field', channel_folder_id: 'folder', realm_id: 'realm',
-  };
+
   const all = Object.values(w.ids).flat();
-  if (isInt) return (kinds[name] ? fc.oneof({ weight: 4, arbitrary: pick(w.ids[kinds[name]]) }, { weight: 1, arbitrary: pick(all) }) : pick(all)).map(String);
+  if (isInt) return (KINDS[name] ? fc.oneof({ weight: 4, arbitrary: pick(w.ids[KINDS[name]]) }, { weight: 1, arbitrary: pick(all) }) : pick(all)).map(String);
   const strings: Record<string, string[]> = {
     email: w.names.email.map(encodeURIComponent),
     user_id_or_email: [...w.names.email.map(encodeURIComponent), ...w.ids.user.map(String)],
@@ -148,6 +150,24 @@ test('declared routes, called with the owner\'s IDs by callers who may not see t
   const routes = declaredRoutes({ web: true, events: true }).filter((r) => !SELF_ENDING.has(`${r.method} ${r.pattern}`));
   assert.ok(routes.length >= 100, `only ${routes.length} declared routes`);
   const before = await w.ownerView();
+  // The detector sees the secrets as answers carry them: each of these owner reads holds one of a non-subscriber's.
+  const nonsub = w.actors.find((a) => a.name === 'nonsub')!;
+  const ownerReads: [string, string][] = [
+    ['GET', `/api/v1/messages/${w.privateIds.message[0]}`],
+    ['GET', `/api/v1/messages/${w.privateIds.message[2]}`],
+    ['GET', '/api/v1/drafts'],
+    ['GET', '/api/v1/scheduled_messages'],
+    ['GET', '/api/v1/reminders'],
+    ['GET', '/api/v1/saved_snippets'],
+    ['GET', `/api/v1/bots/${w.privateIds.bot[0]}/api_key`],
+    ['GET', `/user_uploads/${w.names.upload[0]}`],
+    ['GET', `/api/v1/users/${w.ids.user[1]}`],
+  ];
+  const ownerActor: Actor = { name: 'owner', client: w.owner, secrets: [], weight: 0 };
+  for (const [method, path] of ownerReads) {
+    const r = await call(method, path, '', ownerActor);
+    assert.ok(nonsub.secrets.some((secret) => r.text.includes(secret)), `no secret in the owner's ${path}: ${r.text.slice(0, 300)}`);
+  }
   const leaks: string[] = [];
   const serverErrors: string[] = [];
   /** Successful writes by callers: the suspects when the owner's read changes. */
@@ -197,6 +217,12 @@ test('declared routes, called with the owner\'s IDs by callers who may not see t
     const label = `${route.method} ${path.slice(0, 160)} ${encoded.slice(0, 200)} → ${r.status} ${r.text.slice(0, 200)}`;
     if (r.status >= 500) serverErrors.push(`${actor.name} ${label}`);
     checkText(actor, r.text, sent, label);
+    if (r.status < 300) {
+      pathSegments(route.pattern).forEach((p, i) => {
+        const kind = KINDS[p.name];
+        if (kind && w.privateIds[kind]?.includes(Number(segments[i]))) leaks.push(`${actor.name} succeeded on the owner's ${kind} ${segments[i]}: ${label}`);
+      });
+    }
     if (actor.refused && route.handler.declaration.auth === 'user' && r.status < 300) leaks.push(`${actor.name}'s credentials were accepted: ${label}`);
     if (actor.foreignIds && r.status < 300) for (const found of foreignIdsIn(r.text, actor.foreignIds)) leaks.push(`${actor.name} received this organization's ${found}: ${label}`);
     if (r.status < 300 && route.method !== 'GET') {

@@ -28,6 +28,8 @@ export interface World {
   actors: Actor[];
   /** IDs of the owner's data, by kind (path and JSON leaves draw from them). */
   ids: Record<string, number[]>;
+  /** IDs of objects only the owner (and those they shared them with) may use, by kind: a success on a path naming one is a breach. */
+  privateIds: Record<string, number[]>;
   /** Names and other strings that point at the owner's data (channel, topic, addresses, paths). */
   names: Record<string, string[]>;
   /** The owner's read of everything above; equal before and after the fuzz. */
@@ -203,5 +205,8 @@ export async function buildWorld(s: TestServer): Promise<World> {
       file: (await get(`user_uploads/${uploadPath}`)).url !== undefined,
     };
   };
-  return { token: t, actors, ids, names, ownerView, owner, ownerQueue };
+  const privateIds: Record<string, number[]> = {
+    message: [privMsg, privMsg2, dmMsg, gdmMsg], stream: [privId], draft: drafts, scheduled: [scheduled, scheduledDm], reminder: [reminder], snippet: [snippet], attachment: attachments, bot: [bot.user_id as number],
+  };
+  return { token: t, actors, ids, privateIds, names, ownerView, owner, ownerQueue };
 }
