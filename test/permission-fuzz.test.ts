@@ -203,6 +203,9 @@ test('declared routes, called with the owner\'s IDs by callers who may not see t
 
   const property = fc.asyncProperty(fc.oneof(...routes.map(requestFor)), async ({ route, actor: index, segments, params }) => {
     const actor = w.actors[index];
+    // Another organization's owner may change its own account through the administrators' routes (its address,
+    // its role): a path naming the caller itself is its own business, and would end its part of the run.
+    if (actor.client && pathSegments(route.pattern).some((p, i) => KINDS[p.name] === 'user' && Number(segments[i]) === actor.client!.userId)) return true;
     const form = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined) form.set(k, v);
     // A long-poll answers at once: the fuzz asks about a queue, it does not wait on one.
