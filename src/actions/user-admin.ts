@@ -13,6 +13,7 @@ import { streamDicts } from '../lib/streams/dicts.js';
 import { presentBot } from '../presenters/bot.js';
 import { avatarPerson } from '../presenters/avatar.js';
 import { isoDate } from '../presenters/user.js';
+import { dropInaccessibleRecipients } from '../lib/user-access.js';
 import { checkEmail, checkFullName } from './users.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 
@@ -88,6 +89,8 @@ export async function doUpdateUser(app: AppContext, realm: Realm, actor: User, f
       await storeProfileData(tx, target.id, profile);
       events.push(...profileFieldEvents(target.id, profile, everyone));
     }
+    // Restricted users (can_access_all_users_group) hear nothing about a user they may not access.
+    await dropInaccessibleRecipients(tx, realm, events);
     return { changed: Object.keys(set).length > 0, userId: target.id, events };
   });
   publishCommitted(app, realm.id, stamp, result.events);
