@@ -117,6 +117,10 @@ test('DELETE /streams/{id} archives; PATCH is_archived=false unarchives; only ad
   assert.ok(!reg.subscriptions.some((x: any) => x.stream_id === id), 'hidden from clients without archived_channels');
   const archive = await admin.patch(`streams/${id}`, { is_archived: true });
   assert.equal(archive.status, 400);
+  // Nor may PATCH put an archived channel back among the defaults (POST /default_streams refuses it too).
+  const defaulted = await admin.patch(`streams/${id}`, { is_default_stream: true });
+  assert.deepEqual([defaulted.status, defaulted.body.msg], [400, 'Archived channels cannot be made default.']);
+  assert.equal((await admin.post('default_streams', { stream_id: id })).body.msg, 'Archived channels cannot be made default.');
   await admin.ok('PATCH', `streams/${id}`, { is_archived: false });
   assert.equal((await channel(ben, id)).is_archived, false);
   const notArchived = await admin.patch(`streams/${id}`, { is_archived: false });

@@ -121,6 +121,8 @@ export async function doUpdateChannel(app: AppContext, realm: Realm, actor: User
     if (u.isDefaultStream !== undefined) {
       if (actor.role > Role.ADMINISTRATOR) throw badRequest('Must be an organization administrator');
       if (u.isDefaultStream && stream.invite_only) throw badRequest('Private channels cannot be made default.');
+      // As POST /default_streams: archiving takes a channel out of the defaults, so an archived one cannot go back in.
+      if (u.isDefaultStream && stream.is_archived) throw badRequest('Archived channels cannot be made default.');
       if (await setDefaultStream(tx, realm.id, stream.id, u.isDefaultStream)) events.push(await defaultStreamsEvent(tx, realm.id));
     } else if (stream.invite_only && !original.invite_only && (await setDefaultStream(tx, realm.id, stream.id, false))) {
       // A channel made private stops being a default channel.
