@@ -147,6 +147,15 @@ test('reactivation: is_active true event, the key works again; errors', async ()
   const events = await drainEvents(member, q.queue_id);
   assert.ok(events.some((e) => e.type === 'realm_user' && e.person.user_id === u.userId && e.person.is_active === true));
   assert.equal((await u.get('users/me')).status, 200);
+  // Group events name only groups clients know: a group's creator is also in its anonymous can_manage_group.
+  await u.ok('POST', 'user_groups/create', { name: 'Re Actives', description: '', members: [u.userId] });
+  await admin.ok('DELETE', `users/${u.userId}`);
+  const gq = await member.ok('POST', 'register', { event_types: ['user_group'], fetch_event_types: ['realm_user_groups'] });
+  await admin.ok('POST', `users/${u.userId}/reactivate`);
+  const known = new Set((gq.realm_user_groups as { id: number }[]).map((g) => g.id));
+  const groupEvents = (await drainEvents(member, gq.queue_id)).filter((e) => e.type === 'user_group');
+  assert.ok(groupEvents.length > 0);
+  for (const e of groupEvents) assert.ok(known.has(e.group_id), `user_group ${e.op} names group ${e.group_id}, which no client has`);
   r = await admin.post(`users/${u.userId}/reactivate`);
   assert.deepEqual([r.status, r.body.msg], [400, 'User is already active']);
   r = await admin.post('users/999999/reactivate');

@@ -144,7 +144,15 @@ export async function doReactivateUser(app: AppContext, realm: Realm, actor: Use
     const viewers = (await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).execute()).map((v) => v.id);
     const events: Outgoing[] = [to(viewers, { type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: true } })];
     // Group data and subscriber lists list active users only: the user comes back into them.
-    const groups = await tx.selectFrom('user_group_members').select('group_id').where('user_id', '=', target.id).orderBy('group_id').execute();
+    // Named groups only: anonymous ones (group-setting values) are in no client's group list, and keep deactivated members.
+    const groups = await tx
+      .selectFrom('user_group_members')
+      .innerJoin('user_groups', 'user_groups.id', 'user_group_members.group_id')
+      .select('user_group_members.group_id')
+      .where('user_group_members.user_id', '=', target.id)
+      .where('user_groups.name', 'is not', null)
+      .orderBy('user_group_members.group_id')
+      .execute();
     for (const g of groups) events.push(to(viewers, { type: 'user_group', op: 'add_members', group_id: g.group_id, user_ids: [target.id] }));
     const subs = await tx.selectFrom('subscriptions').innerJoin('streams', 'streams.id', 'subscriptions.stream_id').selectAll('streams').where('subscriptions.user_id', '=', target.id).where('subscriptions.active', '=', 1).execute();
     for (const s of subs) {
