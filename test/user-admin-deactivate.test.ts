@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { drainEvents } from './helpers/events.js';
+import { MODERN_CAPABILITIES, checkConsistency, drainEvents } from './helpers/events.js';
+import { limitAccessToMembers } from './helpers/people.js';
 import { newChannel } from './helpers/messages.js';
 
 let s: TestServer;
@@ -171,4 +172,18 @@ test('reactivation: is_active true event, the key works again; errors', async ()
   await admin.ok('POST', `users/${bot.user_id}/reactivate`);
   const botEvents = await drainEvents(admin, aq.queue_id);
   assert.ok(botEvents.some((e) => e.type === 'realm_bot' && e.op === 'add' && e.bot.user_id === bot.user_id));
+});
+
+// Last: it limits who may see whom for the rest of the file.
+test('a restricted guest who may not access the user keeps a consistent state through deactivation and reactivation', async () => {
+  await limitAccessToMembers(s);
+  const gus = await s.user('Gus Restricted', 600);
+  const vic = await s.user('Vic Hidden');
+  await vic.ok('POST', 'user_groups/create', { name: 'Vic Team', description: '', members: [vic.userId] });
+  for (const register of [{}, { client_capabilities: { ...MODERN_CAPABILITIES, user_list_incomplete: true } }]) {
+    const down = await checkConsistency(gus, () => admin.ok('DELETE', `users/${vic.userId}`, { actions: JSON.stringify({ delete_profile: false }) }), { register });
+    assert.ok(!down.some((e) => e.type === 'realm_user' && e.person.user_id === vic.userId), 'nothing about a user the guest may not access');
+    await checkConsistency(gus, () => admin.ok('POST', `users/${vic.userId}/reactivate`), { register });
+  }
+  await checkConsistency(gus, () => admin.ok('DELETE', `users/${vic.userId}`, { actions: JSON.stringify({ delete_profile: true }) }));
 });
