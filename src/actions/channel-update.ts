@@ -105,7 +105,10 @@ export async function doUpdateChannel(app: AppContext, realm: Realm, actor: User
       stream = { ...stream, permissions: JSON.stringify(permissions) };
       update(setting, normalizeSettingValue(await groupSettingValue(tx, groupId)));
     }
-    await checkProtectedHistory(tx, stream, u);
+    // Only a change to privacy, history or topic creation can break the rule: other edits pass.
+    if (u.isPrivate !== undefined || u.isWebPublic !== undefined || u.historyPublicToSubscribers !== undefined || u.groupSettings.can_create_topic_group !== undefined) {
+      await checkProtectedHistory(tx, stream, u);
+    }
     const sendAfter = (await streamDicts(tx, [stream])).get(stream.id)!;
     // The legacy posting policy fields follow can_send_message_group.
     for (const legacy of ['stream_post_policy', 'is_announcement_only']) {
