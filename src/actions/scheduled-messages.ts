@@ -6,7 +6,7 @@ import { publishCommitted, to } from '../events/publish.js';
 import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
 import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
-import { checkScheduledTarget, ownScheduledMessage, presentScheduledMessage, type ScheduledTarget } from '../lib/scheduled-messages.js';
+import { checkScheduledTarget, ownScheduledMessage, presentScheduledMessage, scheduledMessageMissing, type ScheduledTarget } from '../lib/scheduled-messages.js';
 import { deliverDueRows } from './due-rows.js';
 import { doSendMessage } from './messages-send.js';
 import { notificationBot } from './system-bots.js';
@@ -79,7 +79,7 @@ export async function doEditScheduledMessage(app: AppContext, realm: Realm, user
       to: edit.to ?? (row.kind === 'stream' ? row.stream_id! : (JSON.parse(row.to_user_ids ?? '[]') as number[])),
       topic: edit.topic ?? (sameKind ? row.topic : undefined),
     });
-    return tx
+    const updated = await tx
       .updateTable('scheduled_messages')
       .set({
         kind: target.kind,
@@ -94,7 +94,10 @@ export async function doEditScheduledMessage(app: AppContext, realm: Realm, user
       })
       .where('id', '=', id)
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // Delivered (and so deleted) by a worker since the ownership check: gone, as for any missing one.
+    if (!updated) throw scheduledMessageMissing();
+    return updated;
   });
   publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'scheduled_messages', op: 'update', scheduled_message: presentScheduledMessage(result) })]);
 }
