@@ -26,6 +26,8 @@ import { ImportError, type ImportBundle } from './bundle.js';
 import { validateBundle } from './validate.js';
 import { writeMessages, type MessageWriteContext } from './write-messages.js';
 import { writeExtras } from './write-extras.js';
+import { dropIndexesForImport, restoreIndexes } from './deferred-indexes.js';
+import { writeAvatars, writeRealmSettings, writeScheduledMessages, type SettingsWriteContext } from './write-settings.js';
 
 export interface ImportOptions {
   subdomain?: string;
@@ -49,6 +51,8 @@ export interface ImportCounts {
   attachments: number;
   custom_emoji: number;
   user_groups: number;
+  avatars: number;
+  scheduled_messages: number;
 }
 
 /** A Slack-style name made safe as an address's local part. */
@@ -105,7 +109,11 @@ async function writeAll(app: AppContext, tx: Transaction<DB>, bundle: ImportBund
   const cacheSize = sqlite ? (await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(tx)).rows[0].cache_size : 0;
   if (sqlite && bundle.messages.length > IMPORT_CACHE_THRESHOLD) await sql`PRAGMA cache_size = -262144`.execute(tx);
   try {
-    return await writeRows(app, tx, bundle, target);
+    // SQLite: a large import builds the messages indexes once at the end (deferred-indexes.ts).
+    const dropped = sqlite ? await dropIndexesForImport(tx, bundle.messages.length) : [];
+    const written = await writeRows(app, tx, bundle, target);
+    await restoreIndexes(tx, dropped);
+    return written;
   } finally {
     if (sqlite) await sql.raw(`PRAGMA cache_size = ${Number(cacheSize)}`).execute(tx);
   }
@@ -132,7 +140,11 @@ async function writeRows(app: AppContext, tx: Transaction<DB>, bundle: ImportBun
   });
   const ctx: MessageWriteContext = { tx, dialect: app.store.dialect, realm, userIds, channelIds, subscriptions, attachments, emojiCodes: emoji.codes, renderCtx, progress: opts.progress };
   const m = await writeMessages(ctx, bundle);
-  const groups = await writeExtras(tx, realm, bundle, userIds, channelIds, now);
+  const groupIds = await writeExtras(tx, realm, bundle, userIds, channelIds, now);
+  const settingsCtx: SettingsWriteContext = { tx, realm, dataDir: app.config.dataDir, userIds, channelIds, groupIds, renderCtx, written };
+  await writeRealmSettings(settingsCtx, bundle);
+  const avatars = await writeAvatars(settingsCtx, bundle);
+  const scheduled = await writeScheduledMessages(settingsCtx, bundle);
   const kinds = new Set<string>(SYSTEM_BOT_KINDS);
   const systemBots = (bundle.systemBots ?? []).filter((b) => kinds.has(b.kind) && userIds.has(b.userKey));
   await insertMany(tx, 'realm_system_bots', systemBots.map((b) => ({ realm_id: realm.id, kind: b.kind, user_id: userIds.get(b.userKey)! })));
@@ -154,7 +166,9 @@ async function writeRows(app: AppContext, tx: Transaction<DB>, bundle: ImportBun
       reactions_skipped: m.reactionsSkipped,
       attachments: attachments.size,
       custom_emoji: emoji.rows.length,
-      user_groups: groups,
+      user_groups: groupIds.size,
+      avatars,
+      scheduled_messages: scheduled,
     },
   };
 }
