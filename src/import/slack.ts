@@ -212,7 +212,8 @@ async function readDays(dir: string, folder: string): Promise<SlackMessage[]> {
   if (!days) return [];
   const out: SlackMessage[] = [];
   for (const day of days.filter((d) => d.endsWith('.json')).sort()) {
-    const list = await readJson<SlackMessage[]>(full, day);
+    // Named with its folder, so an error says which conversation's file is damaged.
+    const list = await readJson<SlackMessage[]>(dir, path.join(folder, day));
     if (!Array.isArray(list)) throw new ImportError(`${folder}/${day} is not a list of messages`);
     out.push(...list.filter((m) => m.type === 'message' || m.type === undefined));
   }
