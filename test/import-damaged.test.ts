@@ -123,3 +123,23 @@ test('Mattermost: truncated JSON, missing files, unknown users', { skip: !presen
   await refused('mattermost', damaged(mm, (d) => fs.rmSync(path.join(d, 'exported_emoji'), { recursive: true })), /missing file for custom emoji/);
   await refused('mattermost', damaged(mm, (d) => edit(path.join(d, 'export.json'), (t) => t.replace(/("type":"post","post":\{"team":"gryffindor","channel":"[\w-]+","user":)"\w+"/, '$1"nobody"'))), /unknown user nobody/);
 });
+
+test("settings with unknown names or values Parley's validation refuses keep Parley's defaults; valid ones are kept", async () => {
+  const dir = damaged(zulipExport, (d) => {
+    const file = path.join(d, 'realm.json');
+    const realm = JSON.parse(fs.readFileSync(file, 'utf8'));
+    Object.assign(realm.zerver_realm[0], { invite_required: 'yes', digest_weekday: 99, default_language: 'xx', default_avatar_source: 'Q', no_such_setting: true, waiting_period_threshold: 3, can_invite_users_group: 424242 });
+    const bob = realm.zerver_userprofile.find((u: any) => u.full_name === 'Bob Damage');
+    Object.assign(bob, { twenty_four_hour_time: 'true', emojiset: 'weird', web_font_size_px: 0, enter_sends: true, __self_set: ['x'] });
+    fs.writeFileSync(file, JSON.stringify(realm));
+  });
+  const out = await runImport(s.running.app, { format: 'zulip', path: dir, subdomain: 'settingscheck' });
+  const realm = await db().selectFrom('realms').select('settings').where('id', '=', out.realm_id).executeTakeFirstOrThrow();
+  const settings = JSON.parse(realm.settings);
+  assert.equal(settings.waiting_period_threshold, 3);
+  for (const k of ['invite_required', 'digest_weekday', 'default_language', 'default_avatar_source', 'no_such_setting']) assert.equal(settings[k], undefined, k);
+  const members = (await db().selectFrom('user_groups').select('id').where('realm_id', '=', out.realm_id).where('name', '=', 'role:members').executeTakeFirstOrThrow()).id;
+  assert.equal(settings.can_invite_users_group, members, 'an unknown group leaves the default group');
+  const bob = await db().selectFrom('users').select('settings').where('realm_id', '=', out.realm_id).where('full_name', '=', 'Bob Damage').executeTakeFirstOrThrow();
+  assert.deepEqual(JSON.parse(bob.settings), { enter_sends: true, __self_set: ['enter_sends'] });
+});

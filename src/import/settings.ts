@@ -39,6 +39,7 @@ function realmSettingValue(name: string, value: unknown): unknown {
   const prop = REALM_SETTING_PROPS[name];
   const def = REALM_SETTINGS_DEFAULTS[name];
   if (prop?.kind === 'channel') return undefined;
+  if (name === 'default_avatar_source') return value === 'G' || value === 'J' ? value : undefined;
   if (value === null) return def === null || prop?.kind === 'limit' ? null : undefined;
   if (prop?.kind === 'words' || prop?.kind === 'codes') return (prop.values as readonly unknown[]).includes(value) ? value : undefined;
   if (prop?.kind === 'int') return typeof value === 'number' && Number.isInteger(value) && value >= (prop.min ?? -Infinity) && value <= (prop.max ?? Infinity) ? value : undefined;
