@@ -66,8 +66,8 @@ async function snapshot(subdomain: string) {
     userSettings: users.map((u) => [u.full_name, JSON.parse(u.settings), u.avatar_source === 'U']),
     scheduled: scheduled.map((m) => [name.get(m.user_id), m.kind, m.kind === 'stream' ? streamName.get(m.stream_id!) : (JSON.parse(m.to_user_ids!) as number[]).map((id) => name.get(id)).sort(), m.topic, m.content, neutral(m.rendered_content), m.scheduled_at, m.read_by_sender]),
     users: users.map((u) => [u.full_name, u.delivery_email, u.role, u.is_bot, u.is_active, u.bot_type]),
-    streams: streams.map((st) => [st.name, st.description, st.invite_only, st.is_archived, st.first_message_id !== null]),
-    subscriptions: subs.map((x) => [name.get(x.user_id), streamName.get(x.stream_id), x.active, x.color, x.is_muted]).sort(),
+    streams: streams.map((st) => [st.name, st.description, st.invite_only, st.history_public_to_subscribers, st.message_retention_days, st.is_archived, st.first_message_id !== null]),
+    subscriptions: subs.map((x) => [name.get(x.user_id), streamName.get(x.stream_id), x.active, x.color, x.is_muted, x.desktop_notifications, x.push_notifications, x.wildcard_mentions_notify]).sort(),
     messages: messages.map((m) => ({
       sender: name.get(m.sender_id),
       to: m.stream_id !== null ? streamName.get(m.stream_id) : dmNames.get(m.recipient_id),
@@ -103,7 +103,7 @@ test('a Parley export imports into Parley with identical counts and content; fil
   const cat = await s.user('Cat Stevens', 600, { realm, host });
   const annMe = await ann.ok('GET', 'users/me');
   await ann.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'design', description: 'Design talk' }], principals: [ann.userId, bob.userId] });
-  await ann.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'secret' }], principals: [ann.userId, bob.userId, cat.userId], invite_only: true });
+  await ann.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'secret' }], principals: [ann.userId, bob.userId, cat.userId], invite_only: true, history_public_to_subscribers: false });
   await uploadEmoji(ann, 'party_parrot', await sharp({ create: { width: 8, height: 8, channels: 4, background: '#f00' } }).png().toBuffer());
   const up = await postFiles(bob, 'user_uploads', [{ data: Buffer.from('meeting notes\n'), filename: 'notes.txt', contentType: 'text/plain' }]);
   assert.equal(up.status, 200);
@@ -127,12 +127,13 @@ test('a Parley export imports into Parley with identical counts and content; fil
   // Settings, an uploaded avatar and scheduled messages go out and come back too.
   const admins = (await db().selectFrom('user_groups').select('id').where('realm_id', '=', realm.id).where('name', '=', 'role:administrators').executeTakeFirstOrThrow()).id;
   const secretId = (await ann.ok('GET', 'get_stream_id', { stream: 'secret' })).stream_id;
+  const designId = (await ann.ok('GET', 'get_stream_id', { stream: 'design' })).stream_id;
   await ann.ok('PATCH', 'realm', { message_content_edit_limit_seconds: JSON.stringify(3600), invite_required: true, digest_weekday: 4, can_invite_users_group: JSON.stringify({ new: admins }), moderation_request_channel_id: secretId });
   await ann.ok('PATCH', 'realm/user_settings_defaults', { twenty_four_hour_time: true, emojiset: 'text' });
   await bob.ok('PATCH', 'settings', { enter_sends: true, web_font_size_px: 18, default_language: 'de' });
+  await bob.ok('POST', 'users/me/subscriptions/properties', { subscription_data: JSON.stringify([{ stream_id: designId, property: 'desktop_notifications', value: true }, { stream_id: designId, property: 'push_notifications', value: false }]) });
   await uploadAvatar(bob, await sharp({ create: { width: 40, height: 40, channels: 3, background: '#0a0' } }).png().toBuffer());
   const later = Math.floor(Date.now() / 1000) + 86400;
-  const designId = (await ann.ok('GET', 'get_stream_id', { stream: 'design' })).stream_id;
   await ann.ok('POST', 'scheduled_messages', { type: 'stream', to: designId, topic: 'tomorrow', content: 'good morning @**Bob Builder**', scheduled_delivery_timestamp: later });
   await bob.ok('POST', 'scheduled_messages', { type: 'direct', to: JSON.stringify([ann.userId]), content: 'later, just us', scheduled_delivery_timestamp: later + 60 });
   await cat.ok('POST', 'scheduled_messages', { type: 'direct', to: JSON.stringify([ann.userId, bob.userId]), content: 'a group that has not talked yet', scheduled_delivery_timestamp: later + 120 });

@@ -30,13 +30,24 @@ export interface ImportSubscription {
   pinToTop?: boolean;
   /** Left the channel: the row stays, inactive. */
   active?: boolean;
+  /** Per-channel notification overrides (null or absent: the person's general setting). */
+  notifications?: Partial<Record<SubscriptionNotification, boolean | null>>;
 }
+
+export const SUBSCRIPTION_NOTIFICATIONS = ['desktop_notifications', 'email_notifications', 'push_notifications', 'audible_notifications', 'wildcard_mentions_notify'] as const;
+export type SubscriptionNotification = (typeof SUBSCRIPTION_NOTIFICATIONS)[number];
 
 export interface ImportChannel {
   key: string;
   name: string;
   description: string;
   inviteOnly: boolean;
+  /**
+   * Whether subscribers read history from before they joined. Absent: true, as Slack and Mattermost
+   * work; the original's export says per channel (a protected private channel stays protected).
+   */
+  historyPublic?: boolean;
+  messageRetentionDays?: number | null;
   isArchived: boolean;
   isDefault: boolean;
   dateCreated: number;

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Realm } from '../store/schema.js';
 import { insertRealmRows, SUBDOMAIN_RE } from '../actions/realms.js';
@@ -22,7 +22,7 @@ import { newPathId, newUrlSecret, uploadStorage } from '../lib/uploads.js';
 import { realmUrl as realmUrlOf } from '../lib/state/realm.js';
 import { renderContextFrom } from '../lib/markdown/index.js';
 import { insertMany } from './bulk.js';
-import { ImportError, type ImportBundle } from './bundle.js';
+import { ImportError, type ImportBundle, type SubscriptionNotification } from './bundle.js';
 import { validateBundle } from './validate.js';
 import { writeMessages, type MessageWriteContext } from './write-messages.js';
 import { writeExtras } from './write-extras.js';
@@ -239,7 +239,7 @@ async function writeChannels(
 ): Promise<{ channelIds: Map<string, ChannelRef>; subscriptions: Map<number, Set<number>> }> {
   const channelIds = new Map<string, ChannelRef>();
   const subscriptions = new Map<number, Set<number>>();
-  const subRows: { user_id: number; stream_id: number; active: number; is_muted: number; pin_to_top: number; color: string }[] = [];
+  const subRows: Insertable<DB['subscriptions']>[] = [];
   const perUser = new Map<number, number>();
   for (const c of bundle.channels) {
     const s = await insertStream(tx, {
@@ -248,12 +248,12 @@ async function writeChannels(
       description: c.description,
       renderedDescription: renderStreamDescription(c.description),
       inviteOnly: c.inviteOnly,
-      // As in the source systems, a private channel's whole history is readable by its subscribers,
-      // including people added later.
-      historyPublicToSubscribers: true,
+      // As in Slack and Mattermost, a private channel's whole history is readable by its subscribers,
+      // including people added later; the original's export says per channel.
+      historyPublicToSubscribers: c.historyPublic ?? true,
       isWebPublic: false,
       creatorId: c.creatorKey ? (userIds.get(c.creatorKey) ?? null) : null,
-      messageRetentionDays: null,
+      messageRetentionDays: c.messageRetentionDays ?? null,
       topicsPolicy: 'inherit',
       permissions: {},
       now: c.dateCreated,
@@ -271,7 +271,20 @@ async function writeChannels(
       perUser.set(userId, n + 1);
       const isActive = sub.active ?? true;
       if (isActive) active.add(userId);
-      subRows.push({ user_id: userId, stream_id: s.id, active: isActive ? 1 : 0, is_muted: sub.isMuted ? 1 : 0, pin_to_top: sub.pinToTop ? 1 : 0, color: sub.color ?? pickStreamColor(n) });
+      const notify = (k: SubscriptionNotification) => (typeof sub.notifications?.[k] === 'boolean' ? (sub.notifications[k] ? 1 : 0) : null);
+      subRows.push({
+        user_id: userId,
+        stream_id: s.id,
+        active: isActive ? 1 : 0,
+        is_muted: sub.isMuted ? 1 : 0,
+        pin_to_top: sub.pinToTop ? 1 : 0,
+        color: sub.color ?? pickStreamColor(n),
+        desktop_notifications: notify('desktop_notifications'),
+        email_notifications: notify('email_notifications'),
+        push_notifications: notify('push_notifications'),
+        audible_notifications: notify('audible_notifications'),
+        wildcard_mentions_notify: notify('wildcard_mentions_notify'),
+      });
     }
     subscriptions.set(s.id, active);
   }
