@@ -8,7 +8,7 @@ import { realmHostName } from '../lib/users.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { INVITE_ACCEPTED, INVITE_PENDING, inviteKeyHash } from '../lib/invitations.js';
 import { insertUser } from './users.js';
-import { MIN_PASSWORD_LENGTH } from './account.js';
+import { MIN_PASSWORD_LENGTH, passwordTooLong } from './account.js';
 import { doSendMessage } from './messages-send.js';
 import { systemBot } from './system-bots.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
@@ -32,6 +32,7 @@ export async function inviteDetails(app: AppContext, realm: Realm, key: string):
 /** Creates the invited account; the key works once. Returns the new user. */
 export async function doAcceptInvite(app: AppContext, realm: Realm, key: string, fullName: string, password: string): Promise<User> {
   if ([...password].length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
+  if (passwordTooLong(password)) throw badRequest('Password is too long.');
   // Refuse a bad key before spending time on hashing.
   await app.store.read((tx) => usableInvitation(tx, realm.id, key, app.clock.now()));
   const passwordHash = await hashPassword(password);

@@ -57,6 +57,7 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
       return applySubscription(state, e, ctx);
     case 'user_settings':
       if (e.op === 'update' && state.user_settings) state.user_settings[e.property] = e.value;
+      if (e.op === 'update' && e.property === 'receives_typing_notifications' && 'receives_typing_notifications' in state) state.receives_typing_notifications = e.value;
       applyDraftsSetting(state, e);
       return;
     case 'drafts':
