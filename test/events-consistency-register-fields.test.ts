@@ -109,3 +109,29 @@ test('receives_typing_notifications follows the user’s setting', async () => {
   await checkConsistency(ann, () => ann.ok('PATCH', 'settings', { receives_typing_notifications: false }), { expect: ['user_settings'] });
   assert.equal((await ann.ok('POST', 'register', {})).receives_typing_notifications, false);
 });
+
+test('announcement channels: new members and new public channels created with announce', async () => {
+  const hall = await newChannel(s, 'announce-hall-2', { subscribers: [admin, ann] });
+  await admin.ok('PATCH', 'realm', { new_stream_announcements_stream_id: hall.id, signup_announcements_stream_id: hall.id });
+  const latest = async () => (await ann.ok('GET', 'messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: hall.id }]), apply_markdown: false })).messages[0];
+
+  const newcomer = await admin.ok('POST', 'users', { email: 'newcomer@example.com', password: 'newcomer-password', full_name: 'New Comer' });
+  let m = await latest();
+  assert.deepEqual([m.subject, m.content], ['signups', `@_**New Comer|${newcomer.user_id}** joined this organization.`]);
+
+  // (An earlier test left public channel creation to moderators: the administrator creates them.)
+  await admin.ok('POST', 'users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'fresh-public' }]), announce: true });
+  m = await latest();
+  assert.deepEqual([m.subject, m.content], ['new channels', `@_**Ada Fields|${admin.userId}** created a new channel #**fresh-public**.`]);
+  // Private channels and channels created without announce are not announced.
+  const before = m.id;
+  await admin.ok('POST', 'users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'fresh-private' }]), invite_only: true, announce: true });
+  await admin.ok('POST', 'users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'fresh-quiet' }]) });
+  const created = await admin.ok('POST', 'channels/create', { name: 'created-loud', subscribers: JSON.stringify([admin.userId]), announce: true });
+  m = await latest();
+  assert.equal(m.content, `@_**Ada Fields|${admin.userId}** created a new channel #**created-loud**.`);
+  assert.ok(created.id > 0);
+  const between = (await ann.ok('GET', 'messages', { anchor: before, num_before: 0, num_after: 10, narrow: JSON.stringify([{ operator: 'channel', operand: hall.id }]), apply_markdown: false })).messages;
+  assert.deepEqual(between.map((x: any) => x.content.match(/#\*\*(.+)\*\*/)?.[1]), ['fresh-public', 'created-loud']);
+  await admin.ok('PATCH', 'realm', { new_stream_announcements_stream_id: -1, signup_announcements_stream_id: -1 });
+});

@@ -1,4 +1,5 @@
 // Accepting an invitation: the account with the invited role, channels and groups, then the welcome and referrer messages.
+import { announceSignup } from './announcements.js';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
@@ -71,6 +72,7 @@ export async function doAcceptInvite(app: AppContext, realm: Realm, key: string,
     const referrer = await app.store.db.selectFrom('users').selectAll().where('id', '=', inv.invited_by_id).where('is_active', '=', 1).executeTakeFirst();
     if (referrer) await dm(`@_**${user.full_name}|${user.id}** accepted your invitation to join ${realm.name}!`, referrer.id, await systemBot(app, realm, 'notification'));
   }
+  await announceSignup(app, realm, user);
   return user;
 }
 
