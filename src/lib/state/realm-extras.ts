@@ -36,8 +36,8 @@ export const realmExtrasState: StateFetcher = {
   types: ['realm'],
   async fetch({ app, tx, realm }) {
     const settings = realmSettings(realm);
-    const policyGroups = Object.values(DEPRECATED_POLICIES).map((p) => settings[p.setting] as number);
-    const names = new Map((await tx.selectFrom('user_groups').select(['id', 'name']).where('id', 'in', policyGroups).where('is_system_group', '=', 1).execute()).map((g) => [g.id, g.name]));
+    const policyGroups = Object.values(DEPRECATED_POLICIES).map((p) => settings[p.setting]).filter((v): v is number => typeof v === 'number');
+    const names = new Map((policyGroups.length === 0 ? [] : await tx.selectFrom('user_groups').select(['id', 'name']).where('id', 'in', policyGroups).where('is_system_group', '=', 1).execute()).map((g) => [g.id, g.name]));
     const serverJitsi = app.config.videoProvider === 'meeting-url' && app.config.videoBaseUrl ? app.config.videoBaseUrl : null;
     const out: Record<string, unknown> = {
       max_icon_file_size_mib: app.config.maxAvatarFileSizeMib,
