@@ -63,6 +63,16 @@ export interface Config {
   nextcloudTalkUrl: string;
   nextcloudTalkUser: string;
   nextcloudTalkPassword: string;
+  /** Webex OAuth integration (PARLEY_WEBEX_CLIENT_ID, PARLEY_WEBEX_CLIENT_SECRET; either empty: off) and the API base (PARLEY_WEBEX_API_URL). */
+  webexClientId: string;
+  webexClientSecret: string;
+  webexApiUrl: string;
+  /** Constructor Groups XAPI (PARLEY_CONSTRUCTOR_GROUPS_URL, e.g. https://example.constructor.app/api/groups/xapi) and its keys (PARLEY_CONSTRUCTOR_GROUPS_ACCESS_KEY, PARLEY_CONSTRUCTOR_GROUPS_SECRET_KEY); any empty: off. */
+  constructorGroupsUrl: string;
+  constructorGroupsAccessKey: string;
+  constructorGroupsSecretKey: string;
+  /** Outgoing-webhook bots may POST to private, loopback and link-local addresses (PARLEY_OUTGOING_WEBHOOKS_ALLOW_PRIVATE=1); off by default (SSRF). */
+  outgoingWebhooksAllowPrivate: boolean;
   /** JWT login per organization subdomain (PARLEY_JWT_KEYS: {"sub": {"key", "algorithms", "audience"?, "issuer"?, "clock_skew_secs"?, "require_exp"?}}); empty: off. */
   jwtKeys: Map<string, JwtKeyConfig>;
   /** Largest avatar image POST /users/me/avatar accepts, in MiB (max_avatar_file_size_mib in /register). */
@@ -158,6 +168,13 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     nextcloudTalkUrl: (env.PARLEY_NEXTCLOUD_TALK_URL ?? '').replace(/\/+$/, ''),
     nextcloudTalkUser: env.PARLEY_NEXTCLOUD_TALK_USER ?? '',
     nextcloudTalkPassword: env.PARLEY_NEXTCLOUD_TALK_PASSWORD ?? '',
+    webexClientId: env.PARLEY_WEBEX_CLIENT_ID ?? '',
+    webexClientSecret: env.PARLEY_WEBEX_CLIENT_SECRET ?? '',
+    webexApiUrl: (env.PARLEY_WEBEX_API_URL || 'https://webexapis.com/v1').replace(/\/+$/, ''),
+    constructorGroupsUrl: (env.PARLEY_CONSTRUCTOR_GROUPS_URL ?? '').replace(/\/+$/, ''),
+    constructorGroupsAccessKey: env.PARLEY_CONSTRUCTOR_GROUPS_ACCESS_KEY ?? '',
+    constructorGroupsSecretKey: env.PARLEY_CONSTRUCTOR_GROUPS_SECRET_KEY ?? '',
+    outgoingWebhooksAllowPrivate: switchFrom(env.PARLEY_OUTGOING_WEBHOOKS_ALLOW_PRIVATE || undefined, 'PARLEY_OUTGOING_WEBHOOKS_ALLOW_PRIVATE'),
     // Setting a base URL is enough to enable the built-in provider.
     videoProvider: env.PARLEY_VIDEO_PROVIDER ?? (env.PARLEY_VIDEO_BASE_URL ? 'meeting-url' : ''),
     maxFileUploadSizeMib: intFrom(env.PARLEY_MAX_FILE_UPLOAD_SIZE_MIB, 25, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB'),

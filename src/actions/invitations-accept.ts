@@ -1,4 +1,5 @@
 // Accepting an invitation: the account with the invited role, channels and groups, then the welcome and referrer messages.
+import { announceSignup } from './announcements.js';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
@@ -8,7 +9,7 @@ import { realmHostName } from '../lib/users.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { INVITE_ACCEPTED, INVITE_PENDING, inviteKeyHash } from '../lib/invitations.js';
 import { insertUser } from './users.js';
-import { MIN_PASSWORD_LENGTH } from './account.js';
+import { MIN_PASSWORD_LENGTH, passwordTooLong } from './account.js';
 import { doSendMessage } from './messages-send.js';
 import { systemBot } from './system-bots.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
@@ -35,6 +36,7 @@ export async function inviteDetails(app: AppContext, realm: Realm, key: string):
  */
 export async function doAcceptInvite(app: AppContext, realm: Realm, key: string, fullName: string, password: string): Promise<User> {
   if ([...password].length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
+  if (passwordTooLong(password)) throw badRequest('Password is too long.');
   // Refuse a bad key before spending time on hashing.
   await app.store.read((tx) => usableInvitation(tx, realm.id, key, app.clock.now()));
   const passwordHash = await hashPassword(password);
@@ -85,6 +87,7 @@ export async function doAcceptInvite(app: AppContext, realm: Realm, key: string,
     const referrer = await app.store.db.selectFrom('users').selectAll().where('id', '=', inv.invited_by_id).where('is_active', '=', 1).executeTakeFirst();
     if (referrer) await dm(`@_**${user.full_name}|${user.id}** accepted your invitation to join ${realm.name}!`, referrer.id, await systemBot(app, realm, 'notification'));
   }
+  await announceSignup(app, realm, user);
   return user;
 }
 

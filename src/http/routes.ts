@@ -32,6 +32,7 @@ import { routes as realmExportRoutes } from '../views/realm-exports.js';
 import { routes as channelEmailRoutes } from '../views/channel-email.js';
 import { routes as videoCallRoutes } from '../views/video-calls.js';
 import { routes as hostedVideoCallRoutes } from '../views/video-calls-hosted.js';
+import { routes as webexVideoCallRoutes } from '../views/video-calls-webex.js';
 import { routes as pushDeviceRoutes } from '../views/push-devices.js';
 import { routes as pushE2eeRoutes } from '../views/push-e2ee.js';
 import { routes as clientDeviceRoutes } from '../views/client-devices.js';
@@ -91,6 +92,7 @@ function viewRoutes(): RouteList {
     channelEmailRoutes,
     videoCallRoutes,
     hostedVideoCallRoutes,
+    webexVideoCallRoutes,
     pushDeviceRoutes,
     pushE2eeRoutes,
     clientDeviceRoutes,

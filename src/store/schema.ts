@@ -384,6 +384,20 @@ export interface ChannelEmailAddressTable {
 }
 
 /** A user's completed authorization with the video-call provider. */
+/** Who deleted a message's earlier content versions (DELETE /messages/{id}/history, migration 025). */
+export interface MessageHistoryDeletionTable {
+  message_id: number;
+  deleted_by: number;
+  deleted_at: number;
+}
+/** A user's Webex OAuth token (migration 025). */
+export interface WebexTokenTable {
+  user_id: number;
+  access_token: string;
+  refresh_token: string | null;
+  expires_at: number | null;
+  created_at: number;
+}
 export interface VideoCallTokenTable {
   user_id: number;
   provider: string;
@@ -524,6 +538,8 @@ export interface DB extends ChannelAdminTables, PushTables {
   invitations: InvitationTable;
   channel_email_addresses: ChannelEmailAddressTable;
   video_call_tokens: VideoCallTokenTable;
+  webex_tokens: WebexTokenTable;
+  message_history_deletions: MessageHistoryDeletionTable;
   custom_profile_fields: CustomProfileFieldTable;
   custom_profile_field_values: CustomProfileFieldValueTable;
   drafts: DraftTable;
