@@ -43,7 +43,7 @@ const handled = (c: Client) => until(`batch of ${c.email} handled`, async () => 
 test('the text part is read from the rendered HTML: links with their address, quotes, code, mentions, math', async () => {
   const ctx = renderContextFrom([{ id: 9, full_name: 'Zoe Z' }], { realmUrl: 'http://localhost' });
   const html = renderMessage('Hi @**Zoe Z**, see [the plan](https://example.com/plan) and https://example.com/x\n> quoted *words*\n\n```python\ndef f():\n    return 1\n```\n$$x^2$$ :smile:', ctx).html;
-  const text = htmlToText(html);
+  const text = await htmlToText(html);
   assert.match(text, /^Hi @Zoe Z, see the plan \[https:\/\/example\.com\/plan\] and https:\/\/example\.com\/x$/m);
   assert.match(text, /^> quoted words$/m);
   assert.match(text, /^ {4}def f\(\):\n {8}return 1$/m);

@@ -241,7 +241,7 @@ async function composeBatch(app: AppContext, user: User, rows: PendingRow[], now
     for (const kind of kinds) unsubscribe.push({ label: UNSUBSCRIBE_KINDS[kind].label, url: unsubscribeUrl(base, kind, await unsubscribeToken(tx, user.id, kind)) });
     return { conversations, unsubscribe };
   });
-  const email = composeMissedEmail({ realmName: realm.name, realmUrl: base, conversations: mail.conversations, includeContent: settings.message_content_in_email_notifications !== false, unsubscribe: mail.unsubscribe });
+  const email = await composeMissedEmail({ realmName: realm.name, realmUrl: base, conversations: mail.conversations, includeContent: settings.message_content_in_email_notifications !== false, unsubscribe: mail.unsubscribe });
   return {
     to: user.delivery_email,
     subject: email.subject,

@@ -19,7 +19,7 @@ export interface DigestInput {
 }
 
 /** The digest's HTML; its plain-text part is read from that HTML (html-text.ts), so the two always say the same. */
-export function composeDigest(d: DigestInput): { subject: string; text: string; html: string } {
+export async function composeDigest(d: DigestInput): Promise<{ subject: string; text: string; html: string }> {
   const html: string[] = [`<div style="font-family:sans-serif"><p>Here is what happened in <a href="${escapeHtml(d.realmUrl)}">${escapeHtml(d.realmName)}</a> while you were away.</p>`];
   if (d.topics.length) {
     html.push('<h3>Hot conversations</h3><ul>');
@@ -38,5 +38,5 @@ export function composeDigest(d: DigestInput): { subject: string; text: string; 
   }
   html.push(`<hr><p style="color:#777;font-size:small"><a href="${escapeHtml(d.unsubscribeUrl)}">Unsubscribe from digest emails</a></p></div>`);
   const body = html.join('\n');
-  return { subject: `${d.realmName} digest`, text: htmlToText(body) + '\n', html: body };
+  return { subject: `${d.realmName} digest`, text: (await htmlToText(body)) + '\n', html: body };
 }

@@ -1,5 +1,5 @@
 // The plain-text part of an email from its rendered HTML: links as text and URL, quotes with "> ", code indented, math as its TeX.
-import { convert, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
+import type { FormatCallback, HtmlToTextOptions } from 'html-to-text';
 
 interface Node {
   type?: string;
@@ -56,7 +56,11 @@ const OPTIONS: HtmlToTextOptions = {
   ],
 };
 
+// Loaded on the first email (2.5 MB of a server's memory otherwise, for servers that send none).
+let converter: Promise<(html: string) => string> | null = null;
+
 /** Readable plain text of message (or email) HTML. */
-export function htmlToText(html: string): string {
-  return convert(html, OPTIONS).trim();
+export async function htmlToText(html: string): Promise<string> {
+  converter ??= import('html-to-text').then((m) => m.compile(OPTIONS));
+  return (await converter)(html).trim();
 }

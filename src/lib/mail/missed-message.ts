@@ -57,7 +57,7 @@ export function mailSafeHtml(html: string, realmUrl: string): string {
 
 const time = (unix: number): string => new Date(unix * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
-export function composeMissedEmail(input: MissedEmailInput): ComposedEmail {
+export async function composeMissedEmail(input: MissedEmailInput): Promise<ComposedEmail> {
   const convs = input.conversations;
   const count = convs.reduce((n, c) => n + c.messages.length, 0);
   const senders = [...new Set(convs.flatMap((c) => c.messages.map((m) => m.senderName)))];
@@ -73,7 +73,7 @@ export function composeMissedEmail(input: MissedEmailInput): ComposedEmail {
       if (input.includeContent) {
         const body = mailSafeHtml(m.renderedContent, input.realmUrl);
         // The text part reads what the HTML shows (mentions, emoji names, link targets), not the Markdown source.
-        text.push(htmlToText(body), '');
+        text.push(await htmlToText(body), '');
         html.push(`<div style="margin-left:1em">${body}</div>`);
       } else text.push('');
     }

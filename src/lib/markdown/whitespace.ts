@@ -21,6 +21,8 @@ function paragraphContent(state: StateBlock, start: number, end: number, markerL
   return (first + '\n' + state.getLines(start + 1, end, markerLine ? 0 : state.blkIndent, false)).trimStart();
 }
 
+const isSpaceCode = (c: number): boolean => c === 0x20 || c === 0x09;
+
 /** markdown-it's newline rule without skipping the next line's leading spaces. */
 function newline(state: StateInline, silent: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x0a) return false;
@@ -47,7 +49,11 @@ export const whitespacePlugin = (md: MarkdownIt): void => {
     const before = state.tokens.length;
     if (!paragraph(state, start, end, silent)) return false;
     const inline = state.tokens[before + 1] as Token | undefined;
-    if (inline?.type === 'inline' && inline.map) inline.content = paragraphContent(state, inline.map[0], inline.map[1], markerLine);
+    if (inline?.type !== 'inline' || !inline.map) return true;
+    const [first, last] = inline.map;
+    // One line without trailing spaces (most chat messages) is already what the original keeps.
+    if (last - first === 1 && !isSpaceCode(state.src.charCodeAt(state.eMarks[first] - 1))) return true;
+    inline.content = paragraphContent(state, first, last, markerLine);
     return true;
   });
   md.inline.ruler.at('newline', newline);
