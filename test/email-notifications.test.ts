@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { until } from './helpers/wait.js';
 import { startSmtpReceiver, type Received, type SmtpReceiver } from './helpers/smtp.js';
 import { newChannel } from './helpers/messages.js';
 import type { Clock } from '../src/context.js';
@@ -28,16 +29,6 @@ const app = (): AppContext => s.running.app;
 const send = async (c: Client, params: Record<string, unknown>) => (await c.ok('POST', 'messages', params as never)).id as number;
 const dm = (from: Client, to: Client, content: string) => send(from, { type: 'direct', to: [to.userId], content });
 const post = (from: Client, channel: string, topic: string, content: string) => send(from, { type: 'stream', to: channel, topic, content });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const pending = async (userId: number, a: AppContext = app()) => (await a.store.db.selectFrom('email_pending').select('message_id').where('user_id', '=', userId).execute()).map((r) => r.message_id);
 /** Waits until the send's after-commit step queued these messages for the user. */

@@ -10,7 +10,8 @@ import { streamDicts } from '../lib/streams/dicts.js';
 import { subscribersByStream } from '../lib/streams/subscribers.js';
 import { notificationDefaults, presentSubscription } from '../presenters/subscription.js';
 import { effectiveUserSettings } from '../models/user-settings.js';
-import { publishCommitted, type Outgoing } from '../events/publish.js';
+import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { activeUserIds } from '../lib/users.js';
 import type { EventBody } from '../events/types.js';
 import { defaultStreamsEvent, setDefaultStream } from './default-streams.js';
 
@@ -41,9 +42,26 @@ export async function doArchiveChannel(app: AppContext, realm: Realm, actor: Use
     events.push(recentlyActive(users, stream, false));
     // An archived channel is no one's default channel.
     if (await setDefaultStream(tx, realm.id, stream.id, false)) events.push(await defaultStreamsEvent(tx, realm.id));
+    events.push(...(await dropModerationChannel(tx, realm.id, stream.id)));
     return events;
   });
+  // Every node re-reads the organization row when its moderation channel was reset.
+  if (events.some((o) => o.event.type === 'realm')) app.caches.realmChanged(realm.id);
   publishCommitted(app, realm.id, stamp, events);
+}
+
+/**
+ * Reports cannot go to an archived channel: as the original, archiving the moderation request
+ * channel turns message reporting off (-1), with the realm update every user's state needs.
+ */
+async function dropModerationChannel(tx: Tx, realmId: number, streamId: number): Promise<Outgoing[]> {
+  const row = await tx.selectFrom('realms').select('settings').where('id', '=', realmId).executeTakeFirstOrThrow();
+  const overrides = JSON.parse(row.settings || '{}') as Record<string, unknown>;
+  if (overrides.moderation_request_channel_id !== streamId) return [];
+  // -1 is the default: only overrides are stored.
+  delete overrides.moderation_request_channel_id;
+  await tx.updateTable('realms').set({ settings: JSON.stringify(overrides) }).where('id', '=', realmId).execute();
+  return [to(await activeUserIds(tx, realmId), { type: 'realm', op: 'update', property: 'moderation_request_channel_id', value: -1 })];
 }
 
 /**
