@@ -19,7 +19,7 @@ import { startReminderWorker } from './workers/reminders.js';
 import { startScheduledMessageWorker } from './workers/scheduled-messages.js';
 import { startEmailWorker } from './workers/email-notifications.js';
 import { loadImageProxy } from './lib/image-proxy/secret.js';
-import { startQueuePresence } from './events/queue-presence.js';
+import { startQueuePresence } from './workers/queue-presence.js';
 import { SearchIndexer } from './lib/messages/search-indexer.js';
 import { createLogger, type Logger } from './ops/logger.js';
 import { OpsCounters } from './ops/counters.js';

@@ -11,7 +11,7 @@ import { VisibilityPolicy } from '../lib/topics/visibility.js';
 import { dmParticipantsByRecipient } from '../lib/messages/recipients.js';
 import { composeMissedEmail, type MissedConversation } from '../lib/mail/missed-message.js';
 import type { MailMessage } from '../lib/mail/outbox.js';
-import { hasLiveQueue } from '../events/queue-presence.js';
+import { hasLiveQueue } from '../lib/mail/live-queues.js';
 import type { Trigger } from '../lib/mail/pending.js';
 import { gatewayDomain, newReplyAddress, realmBaseUrl, UNSUBSCRIBE_KINDS, unsubscribeToken, unsubscribeUrl, type UnsubscribeKind } from '../lib/mail/tokens.js';
 
