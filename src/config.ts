@@ -91,6 +91,14 @@ export interface Config {
   leanHttp: boolean;
   /** Request rate limits (PARLEY_RATE_LIMIT_*): where they are counted and how many requests each allows. */
   rateLimits: RateLimitConfig;
+  /** Image proxy for external previews (PARLEY_IMAGE_PROXY, default 1); 0 when the server has no outbound network: previews keep their URLs. */
+  imageProxy: boolean;
+  /** Its HMAC key (PARLEY_IMAGE_PROXY_KEY); empty: one generated once and kept in the database for every node. */
+  imageProxyKey: string;
+  /** Let the proxy fetch loopback and private addresses (PARLEY_IMAGE_PROXY_ALLOW_PRIVATE=1; for tests only). */
+  imageProxyAllowPrivate: boolean;
+  /** Largest image the proxy fetches, in MiB (PARLEY_IMAGE_PROXY_MAX_MIB, default 10). */
+  imageProxyMaxMib: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -184,6 +192,10 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     // Node's own default: time enough for the largest upload on a slow link.
     requestTimeoutMs: Math.max(1, intFrom(env.PARLEY_REQUEST_TIMEOUT_MS, 300_000, 'PARLEY_REQUEST_TIMEOUT_MS')),
     leanHttp: (env.PARLEY_LEAN_HTTP ?? '1') !== '0',
+    imageProxy: (env.PARLEY_IMAGE_PROXY ?? '1') !== '0',
+    imageProxyKey: env.PARLEY_IMAGE_PROXY_KEY ?? '',
+    imageProxyAllowPrivate: switchFrom(env.PARLEY_IMAGE_PROXY_ALLOW_PRIVATE || undefined, 'PARLEY_IMAGE_PROXY_ALLOW_PRIVATE'),
+    imageProxyMaxMib: Math.max(1, intFrom(env.PARLEY_IMAGE_PROXY_MAX_MIB, 10, 'PARLEY_IMAGE_PROXY_MAX_MIB')),
     rateLimits: {
       store: env.PARLEY_RATE_LIMIT_STORE || 'memory',
       // The original's api_by_user and api_by_ip rules; logins stricter.

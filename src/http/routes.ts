@@ -57,6 +57,7 @@ import { routes as profileDataRoutes } from '../views/profile-data.js';
 import { routes as realmUserDefaultRoutes } from '../views/realm-user-defaults.js';
 import { routes as realmSettingRoutes } from '../views/realm-settings.js';
 import { routes as welcomeBotRoutes } from '../views/welcome-bot.js';
+import { routes as imageProxyRoutes } from '../views/image-proxy.js';
 
 /** Kept for views written before the type moved to the router (views no longer import this file). */
 export type { RouteList };
@@ -117,6 +118,7 @@ function viewRoutes(): RouteList {
     realmUserDefaultRoutes,
     realmSettingRoutes,
     welcomeBotRoutes,
+    imageProxyRoutes,
     scheduledMessageRoutes,
     attachmentRoutes,
     messageExtraRoutes,

@@ -3,6 +3,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { BotServiceTable, BotStorageTable, MutedUserTable, UserStatusTable } from './schema-people.js';
 import type { ChannelAdminTables } from './schema-channel-admin.js';
 import type { PushTables } from './schema-push.js';
+import type { MailProxyTables } from './schema-mail-proxy.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -481,6 +482,8 @@ export interface EmailPendingTable {
   created_at: number;
   claim: string | null;
   claimed_until: number | null;
+  /** The composed email this row went into (migration 027); deleted with it once sent. */
+  batch_id: number | null;
 }
 
 /** A notification's Reply-To address: mail to it becomes user_id's reply in message_id's conversation. */
@@ -518,7 +521,7 @@ export interface RealmExportTable {
   file_key: string | null;
 }
 
-export interface DB extends ChannelAdminTables, PushTables {
+export interface DB extends ChannelAdminTables, PushTables, MailProxyTables {
   bot_storage: BotStorageTable;
   user_status: UserStatusTable;
   muted_users: MutedUserTable;

@@ -15,6 +15,7 @@ import { inlinePreviews } from './previews.js';
 import { originalBytes } from './original-bytes.js';
 import { sanitize } from './sanitize.js';
 import { timePlugin } from './time.js';
+import { whitespacePlugin } from './whitespace.js';
 
 export type { RenderContext, RenderOptions, RenderUser, RenderGroup, RenderStream, RealmEmoji } from './context.js';
 export type { Linkifier } from './linkifiers.js';
@@ -43,6 +44,7 @@ md.disable(['autolink', 'html_inline', 'html_block', 'lheading', 'smartquotes', 
 configureLinks(md);
 md.use(fencePlugin);
 md.use(blocksPlugin);
+md.use(whitespacePlugin);
 md.use(inlinePlugin);
 md.use(mathPlugin);
 md.use(timePlugin);
