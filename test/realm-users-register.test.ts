@@ -16,6 +16,9 @@ before(async () => {
   viewers.admin = await s.user('Ada Admin', 200);
   viewers.guest = await s.user('Gus Guest', 600);
   viewers.owner = s.owner;
+  // A member whose own address is hidden from members: their list differs from other members' in their own row.
+  viewers.private = await s.user('Pia Private');
+  await viewers.private.ok('PATCH', 'settings', { email_address_visibility: 4 });
   const db = s.running.app.store.db;
   // Email visibility of each level, names needing escapes, a time zone, profile data, an uploaded
   // avatar, an imported stub, a hidden address, a bot, a deactivated and a deleted user.
@@ -75,7 +78,7 @@ async function registerUsers(viewer: Client, clientGravatar: boolean, avatarOpti
 }
 
 async function assertCurrent(label: string) {
-  for (const role of ['member', 'admin']) {
+  for (const role of ['member', 'private', 'admin', 'guest']) {
     for (const [clientGravatar, avatarOptional] of [[true, false], [false, false], [true, true]]) {
       const got = await registerUsers(viewers[role], clientGravatar, avatarOptional);
       const want = await expected(viewers[role], clientGravatar, avatarOptional);

@@ -1,12 +1,63 @@
 // Register state for realm_user: every user the viewer may see, and the viewer's own identity.
 import type { StateFetcher } from './context.js';
 import { JsonText } from '../../core/json-text.js';
-import { cachedUsers, userJson, type PresentOptions } from './user-json.js';
-import { accessibleUserIds } from '../users.js';
+import { cachedUsers, userJson, type CachedUser, type PresentOptions } from './user-json.js';
+import { accessibleUserIds, canSeeDeliveryEmail } from '../users.js';
+import type { User } from '../../store/schema.js';
 import { unknownUser } from '../../models/unknown-user.js';
 import { realmProfileData } from '../profile-fields.js';
 import { avatarInfo, avatarUrl } from '../../presenters/avatar.js';
 import { Role } from '../../models/roles.js';
+
+interface Lists {
+  active: string;
+  inactive: string;
+}
+
+/**
+ * The two lists' texts for a viewer who may access everyone: the same for every viewer of one role
+ * (with the same options), except where the viewer's own row would be hidden from their role, so
+ * they are kept beside the cached user list (a few variants: each is megabytes for 10,000 people).
+ */
+const shared = new WeakMap<readonly CachedUser[], Map<string, Lists>>();
+const MAX_SHARED_VARIANTS = 4;
+
+function sharedLists(users: readonly CachedUser[], viewer: User | null, present: PresentOptions, profiles: Map<number, Record<string, unknown>>): Lists {
+  // Anyone of the viewer's role, not the viewer: their own row is the only one that may differ.
+  const anyone = viewer ? { id: -1, role: viewer.role } : null;
+  const own = viewer ? users.find((e) => e.row.id === viewer.id) : undefined;
+  const cacheable = !own || canSeeDeliveryEmail(anyone, own.row);
+  const key = `${anyone?.role ?? 'spectator'}:${present.clientGravatar}:${present.avatarOptional}`;
+  let variants = shared.get(users);
+  const kept = cacheable ? variants?.get(key) : undefined;
+  if (kept) return kept;
+  const active: string[] = [];
+  const inactive: string[] = [];
+  for (const e of users) (e.row.is_active ? active : inactive).push(userJson(e, viewer, present, profiles));
+  const lists = { active: `[${active.join(',')}]`, inactive: `[${inactive.join(',')}]` };
+  if (cacheable) {
+    if (!variants) shared.set(users, (variants = new Map()));
+    if (variants.size >= MAX_SHARED_VARIANTS) variants.clear();
+    variants.set(key, lists);
+  }
+  return lists;
+}
+
+/**
+ * A restricted viewer (can_access_all_users_group) gets only the users they may access; with
+ * user_list_incomplete the rest are left out, otherwise each is an "Unknown user" placeholder in
+ * its place by ID.
+ */
+function restrictedLists(users: readonly CachedUser[], viewer: User | null, access: Set<number>, placeholders: boolean, present: PresentOptions, profiles: Map<number, Record<string, unknown>>): Lists {
+  const active: string[] = [];
+  const inactive: string[] = [];
+  for (const e of users) {
+    if (!access.has(e.row.id)) {
+      if (placeholders) active.push(JSON.stringify(unknownUser(e.row.id)));
+    } else (e.row.is_active ? active : inactive).push(userJson(e, viewer, present, profiles));
+  }
+  return { active: `[${active.join(',')}]`, inactive: `[${inactive.join(',')}]` };
+}
 
 export const realmUserState: StateFetcher = {
   types: ['realm_user'],
@@ -17,21 +68,11 @@ export const realmUserState: StateFetcher = {
     // organization of 10,000 people is presented and serialized once, not on every register.
     const users = await cachedUsers(app.store, tx, realm.id, profiles);
     const present: PresentOptions = { clientGravatar: opts.clientGravatar, avatarOptional: opts.capabilities.user_avatar_url_field_optional === true };
-    // A restricted viewer (can_access_all_users_group) gets only the users they may access; with
-    // user_list_incomplete the rest are left out, otherwise each is an "Unknown user" placeholder
-    // in its place by ID.
     const access = user ? await accessibleUserIds(tx, realm, user) : null;
-    const placeholders = access !== null && opts.capabilities.user_list_incomplete !== true;
-    const active: string[] = [];
-    const inactive: string[] = [];
-    for (const e of users) {
-      if (access && !access.has(e.row.id)) {
-        if (placeholders) active.push(JSON.stringify(unknownUser(e.row.id)));
-      } else (e.row.is_active ? active : inactive).push(userJson(e, user, present, profiles));
-    }
+    const lists = access ? restrictedLists(users, user, access, opts.capabilities.user_list_incomplete !== true, present, profiles) : sharedLists(users, user, present, profiles);
     const out: Record<string, unknown> = {
-      realm_users: new JsonText(`[${active.join(',')}]`),
-      realm_non_active_users: new JsonText(`[${inactive.join(',')}]`),
+      realm_users: new JsonText(lists.active),
+      realm_non_active_users: new JsonText(lists.inactive),
       cross_realm_bots: [],
     };
     if (user) {
