@@ -1,4 +1,4 @@
-// In-process CPU of POST /register's parts for the bench's register users: each state fetcher, the JSON text and its compression. Usage: node dist/bench/register-cpu.js [--rounds N] [--quick] [--case unread|10,000|1,000]
+// In-process CPU of POST /register's parts for the bench's register users: each state fetcher, the JSON text and its compression. Usage: node dist/bench/register-cpu.js [--rounds N] [--quick] [--case unread|10,000|1,000] [--compression]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +37,17 @@ const INPUT: RegisterInput = {
   clientName: 'bench',
 };
 
+/** The codings --compression compares on each answer (CPU and size). */
+const brotli = (q: number) => (b: Buffer) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: q, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length } });
+const CODINGS: [string, (b: Buffer) => Buffer][] = [
+  ['brotli 0', brotli(0)],
+  ['brotli 1', brotli(1)],
+  ['brotli 2', brotli(2)],
+  ['brotli 4', brotli(4)],
+  ['gzip 1', (b) => zlib.gzipSync(b, { level: 1 })],
+  ['gzip 6', (b) => zlib.gzipSync(b, { level: 6 })],
+];
+
 /** Each fetcher's CPU is added to `spent` under its first type while `spent` is set. */
 let spent: Map<string, number> | null = null;
 function instrument(f: StateFetcher): void {
@@ -64,7 +75,8 @@ async function main(): Promise<void> {
       ['10,000 people', meta.fan],
       ['1,000 people', meta.reg],
     ];
-    const only = argv.includes('--case') ? argv[argv.indexOf('--case') + 1] : '';
+    const compression = argv.includes('--compression');
+  const only = argv.includes('--case') ? argv[argv.indexOf('--case') + 1] : '';
     for (const [label, r] of cases) {
       if (only && !label.includes(only)) continue;
       const email = `${r.key}-u0@bench.example.com`;
@@ -89,6 +101,14 @@ async function main(): Promise<void> {
         add('= state + JSON', t2 - t0);
         add('= brotli 1', t3 - t2);
         add(`(answer KB ${Math.round(json.length / 1024)})`, 0);
+        if (compression) {
+          for (const [name, fn] of CODINGS) {
+            const c0 = cpuNow();
+            const out = fn(raw);
+            add(`~ ${name} ms`, cpuNow() - c0);
+            add(`~ ${name} KB`, Math.round(out.length / 1024));
+          }
+        }
       }
       spent = null;
       process.stdout.write(`${label} (median CPU ms of ${rounds}):\n`);
