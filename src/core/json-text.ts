@@ -6,7 +6,28 @@
  * same answer through toJSON (slowly, by parsing it).
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  private decoded: string | null;
+
+  /**
+   * `text`, or null with `bytes`: the text in UTF-8, for a cached text put into many answers: the
+   * answer is then put together from bytes, and the megabytes of a large list are copied, not
+   * encoded again.
+   */
+  constructor(
+    text: string | null,
+    readonly bytes: Buffer | null = null,
+  ) {
+    this.decoded = text;
+  }
+
+  /** A JSON text kept as UTF-8 only. */
+  static fromBytes(bytes: Buffer): JsonText {
+    return new JsonText(null, bytes);
+  }
+
+  get text(): string {
+    return (this.decoded ??= this.bytes!.toString('utf8'));
+  }
 
   toJSON(): unknown {
     return JSON.parse(this.text);
@@ -37,4 +58,36 @@ export function stringifyWithJsonText(obj: Record<string, unknown>): string {
     out += JSON.stringify(key) + ':' + text;
   }
   return out + '}';
+}
+
+/** Pieces of at least this many bytes are copied as they are; smaller answers stay text. */
+const MIN_BYTES_PIECE = 64 * 1024;
+
+/**
+ * stringifyWithJsonText's answer, as UTF-8 bytes when a large top-level value has its bytes kept
+ * (the rest is encoded once, the kept bytes only copied), else as text.
+ */
+export function serializeWithJsonText(obj: Record<string, unknown>): string | Buffer {
+  let large = false;
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
+    if (v instanceof JsonText && v.bytes && v.bytes.length >= MIN_BYTES_PIECE) large = true;
+  }
+  if (!large) return stringifyWithJsonText(obj);
+  const pieces: Buffer[] = [];
+  let text = '{';
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
+    const bytes = v instanceof JsonText && v.bytes && v.bytes.length >= MIN_BYTES_PIECE ? v.bytes : null;
+    const value = bytes ? '' : v instanceof JsonText ? v.text : JSON.stringify(v);
+    if (value === undefined) continue;
+    if (text.length > 1 || pieces.length) text += ',';
+    text += JSON.stringify(key) + ':' + value;
+    if (bytes) {
+      pieces.push(Buffer.from(text), bytes);
+      text = '';
+    }
+  }
+  pieces.push(Buffer.from(text + '}'));
+  return Buffer.concat(pieces);
 }

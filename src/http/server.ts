@@ -10,7 +10,7 @@ import { Params } from '../core/params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
 import { compressJson, noteAcceptedEncoding } from './compression.js';
-import { hasJsonText, stringifyWithJsonText } from '../core/json-text.js';
+import { hasJsonText, serializeWithJsonText } from '../core/json-text.js';
 import { NON_API_ROUTE, type Router } from './router.js';
 import { LATER, RawResponse, type ApiRequest, type CloseWatcher, type HttpRequest, type HttpResponse, type Reply, type ViewResult } from './types.js';
 import type { Socket } from 'node:net';
@@ -192,7 +192,8 @@ function sendJson(res: HttpResponse, status: number, payload: unknown): void {
   sendJsonText(res, status, JSON.stringify(payload));
 }
 
-function sendJsonText(res: HttpResponse, status: number, json: string): void {
+/** JSON already written: text, or UTF-8 bytes (core/json-text.ts). */
+function sendJsonText(res: HttpResponse, status: number, json: string | Buffer): void {
   // Compressed when the client accepts it and the answer is large (src/http/compression.ts).
   const compressed = compressJson(res, json);
   if (compressed) send(res, status, compressed.body, compressed.headers);
@@ -245,7 +246,7 @@ function writeResult(res: HttpResponse, ignored: readonly string[], result: View
   const envelope: Record<string, unknown> = { result: 'success', msg: '', ...result };
   if (ignored.length) envelope.ignored_parameters_unsupported = ignored;
   // Register's state carries fields already written as JSON text (core/json-text.ts).
-  if (hasJsonText(result)) sendJsonText(res, 200, stringifyWithJsonText(envelope));
+  if (hasJsonText(result)) sendJsonText(res, 200, serializeWithJsonText(envelope));
   else sendJson(res, 200, envelope);
 }
 

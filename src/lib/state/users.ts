@@ -10,23 +10,24 @@ import { avatarInfo, avatarUrl } from '../../presenters/avatar.js';
 import { Role } from '../../models/roles.js';
 
 interface Lists {
-  active: string;
-  inactive: string;
+  active: JsonText;
+  inactive: JsonText;
 }
 
 /**
  * The two lists' texts for a viewer who may access everyone: the same for every viewer of one role
  * (with the same options), except where the viewer's own row would be hidden from their role, so
  * they are kept beside the cached user list (a few variants: each is megabytes for 10,000 people).
+ * Only with `keep` (SQLite, whose user list is itself kept while unchanged, user-json.ts).
  */
 const shared = new WeakMap<readonly CachedUser[], Map<string, Lists>>();
 const MAX_SHARED_VARIANTS = 4;
 
-function sharedLists(users: readonly CachedUser[], viewer: User | null, present: PresentOptions, profiles: Map<number, Record<string, unknown>>): Lists {
+function sharedLists(users: readonly CachedUser[], viewer: User | null, present: PresentOptions, profiles: Map<number, Record<string, unknown>>, keep: boolean): Lists {
   // Anyone of the viewer's role, not the viewer: their own row is the only one that may differ.
   const anyone = viewer ? { id: -1, role: viewer.role } : null;
   const own = viewer ? users.find((e) => e.row.id === viewer.id) : undefined;
-  const cacheable = !own || canSeeDeliveryEmail(anyone, own.row);
+  const cacheable = keep && (!own || canSeeDeliveryEmail(anyone, own.row));
   const key = `${anyone?.role ?? 'spectator'}:${present.clientGravatar}:${present.avatarOptional}`;
   let variants = shared.get(users);
   const kept = cacheable ? variants?.get(key) : undefined;
@@ -34,12 +35,13 @@ function sharedLists(users: readonly CachedUser[], viewer: User | null, present:
   const active: string[] = [];
   const inactive: string[] = [];
   for (const e of users) (e.row.is_active ? active : inactive).push(userJson(e, viewer, present, profiles));
-  const lists = { active: `[${active.join(',')}]`, inactive: `[${inactive.join(',')}]` };
-  if (cacheable) {
-    if (!variants) shared.set(users, (variants = new Map()));
-    if (variants.size >= MAX_SHARED_VARIANTS) variants.clear();
-    variants.set(key, lists);
-  }
+  const text = { active: `[${active.join(',')}]`, inactive: `[${inactive.join(',')}]` };
+  if (!cacheable) return { active: new JsonText(text.active), inactive: new JsonText(text.inactive) };
+  // Kept as UTF-8 only: every answer that carries them copies the bytes instead of encoding the text.
+  const lists = { active: JsonText.fromBytes(Buffer.from(text.active)), inactive: JsonText.fromBytes(Buffer.from(text.inactive)) };
+  if (!variants) shared.set(users, (variants = new Map()));
+  if (variants.size >= MAX_SHARED_VARIANTS) variants.clear();
+  variants.set(key, lists);
   return lists;
 }
 
@@ -56,7 +58,7 @@ function restrictedLists(users: readonly CachedUser[], viewer: User | null, acce
       if (placeholders) active.push(JSON.stringify(unknownUser(e.row.id)));
     } else (e.row.is_active ? active : inactive).push(userJson(e, viewer, present, profiles));
   }
-  return { active: `[${active.join(',')}]`, inactive: `[${inactive.join(',')}]` };
+  return { active: new JsonText(`[${active.join(',')}]`), inactive: new JsonText(`[${inactive.join(',')}]`) };
 }
 
 export const realmUserState: StateFetcher = {
@@ -69,10 +71,10 @@ export const realmUserState: StateFetcher = {
     const users = await cachedUsers(app.store, tx, realm.id, profiles);
     const present: PresentOptions = { clientGravatar: opts.clientGravatar, avatarOptional: opts.capabilities.user_avatar_url_field_optional === true };
     const access = user ? await accessibleUserIds(tx, realm, user) : null;
-    const lists = access ? restrictedLists(users, user, access, opts.capabilities.user_list_incomplete !== true, present, profiles) : sharedLists(users, user, present, profiles);
+    const lists = access ? restrictedLists(users, user, access, opts.capabilities.user_list_incomplete !== true, present, profiles) : sharedLists(users, user, present, profiles, app.store.dialect === 'sqlite');
     const out: Record<string, unknown> = {
-      realm_users: new JsonText(lists.active),
-      realm_non_active_users: new JsonText(lists.inactive),
+      realm_users: lists.active,
+      realm_non_active_users: lists.inactive,
       cross_realm_bots: [],
     };
     if (user) {
