@@ -10,6 +10,7 @@ import { Params } from '../core/params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
 import { compressJson, noteAcceptedEncoding } from './compression.js';
+import { hasJsonText, serializeWithJsonText } from '../core/json-text.js';
 import { NON_API_ROUTE, type Router } from './router.js';
 import { LATER, RawResponse, type ApiRequest, type CloseWatcher, type HttpRequest, type HttpResponse, type Reply, type ViewResult } from './types.js';
 import type { Socket } from 'node:net';
@@ -191,7 +192,11 @@ function send(res: HttpResponse, status: number, body: string | Buffer, headers:
 const JSON_TYPE: Record<string, string> = Object.freeze({ 'content-type': 'application/json' });
 
 function sendJson(res: HttpResponse, status: number, payload: unknown): void {
-  const json = JSON.stringify(payload);
+  sendJsonText(res, status, JSON.stringify(payload));
+}
+
+/** JSON already written: text, or UTF-8 bytes (core/json-text.ts). */
+function sendJsonText(res: HttpResponse, status: number, json: string | Buffer): void {
   // Compressed when the client accepts it and the answer is large (src/http/compression.ts).
   const compressed = compressJson(res, json);
   if (compressed) send(res, status, compressed.body, compressed.headers);
@@ -243,7 +248,9 @@ function writeResult(res: HttpResponse, ignored: readonly string[], result: View
   }
   const envelope: Record<string, unknown> = { result: 'success', msg: '', ...result };
   if (ignored.length) envelope.ignored_parameters_unsupported = ignored;
-  sendJson(res, 200, envelope);
+  // Register's state carries fields already written as JSON text (core/json-text.ts).
+  if (hasJsonText(result)) sendJsonText(res, 200, serializeWithJsonText(envelope));
+  else sendJson(res, 200, envelope);
 }
 
 /** An API error as its envelope; anything else is logged and answered with a 500 carrying the request ID. */
