@@ -77,6 +77,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** Milliseconds a whole request, body included, may take to arrive before a 408 (PARLEY_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs: number;
+  /** Milliseconds a graceful shutdown (SIGTERM) waits for requests under way before it closes (PARLEY_SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
   /** Plain HTTP/1.1 requests served on the socket itself (PARLEY_LEAN_HTTP, default 1); 0: all through Node's server. */
   leanHttp: boolean;
   /** Request rate limits (PARLEY_RATE_LIMIT_*): where they are counted and how many requests each allows. */
@@ -166,6 +168,7 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     headersTimeoutMs: Math.max(1, intFrom(env.PARLEY_HEADERS_TIMEOUT_MS, 60_000, 'PARLEY_HEADERS_TIMEOUT_MS')),
     // Node's own default: time enough for the largest upload on a slow link.
     requestTimeoutMs: Math.max(1, intFrom(env.PARLEY_REQUEST_TIMEOUT_MS, 300_000, 'PARLEY_REQUEST_TIMEOUT_MS')),
+    shutdownTimeoutMs: Math.max(0, intFrom(env.PARLEY_SHUTDOWN_TIMEOUT_MS, 10_000, 'PARLEY_SHUTDOWN_TIMEOUT_MS')),
     leanHttp: (env.PARLEY_LEAN_HTTP ?? '1') !== '0',
     rateLimits: {
       store: env.PARLEY_RATE_LIMIT_STORE || 'memory',

@@ -6,6 +6,8 @@ import { systemClock, type AppContext, type Clock } from './context.js';
 import { Store } from './store/store.js';
 import { QueueRegistry } from './events/registry.js';
 import { openBus } from './events/bus.js';
+import { EventFeed } from './events/feed.js';
+import { DurableQueues } from './events/queue-store.js';
 import { Caches } from './lib/caches.js';
 import { RateLimiter } from './lib/rate-limit.js';
 import { RequestRateLimits } from './lib/request-rate-limits.js';
@@ -34,9 +36,13 @@ export interface RunningServer {
 /** log: the process's logger; by default pino on stdout at config.logLevel (tests pass one writing to a stream they read). */
 export async function openApp(config: Config, clock: Clock = systemClock, log: Logger = createLogger({ level: config.logLevel })): Promise<AppContext> {
   const store = await Store.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn: (m) => log.warn(m) });
+  if (store.dialect === 'sqlite' && config.busUrl && config.busUrl !== 'local') {
+    await store.close();
+    throw new Error(`A bus (${config.busUrl}) connects several nodes, and SQLite is single-node: use PostgreSQL (--database-url) with a bus, or no bus with SQLite.`);
+  }
   const bus = await openBus(config.busUrl);
-  const queues = new QueueRegistry({ nodeId: config.nodeId, heartbeatSecs: config.heartbeatSecs, now: () => clock.now() });
-  bus.subscribe((notices) => queues.deliver(notices));
+  const queues = new QueueRegistry({ nodeId: config.nodeId, heartbeatSecs: config.heartbeatSecs, now: () => clock.now(), durable: new DurableQueues(store, config.nodeId) });
+  const feed = new EventFeed(store, bus, queues, clock, (err) => log.error({ err }, 'event log'));
   bus.subscribeControl((m) => {
     if (m.type === 'user_deactivated') queues.removeUserQueues(m.userId);
   });
@@ -46,7 +52,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, log: L
   await search.start();
   // Nodes of one deployment share a database: its URL (or the SQLite directory) names the deployment.
   const rateLimits = await RequestRateLimits.open(config.rateLimits, config.databaseUrl, config.databaseUrl || config.dataDir);
-  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, rateLimits, mail: createOutbox(config), search, log, counters: new OpsCounters() };
+  return { config, store, bus, feed, queues, clock, caches: new Caches(store, bus), passwordLimiter, rateLimits, mail: createOutbox(config), search, log, counters: new OpsCounters() };
 }
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);
@@ -55,8 +61,11 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   startLoopMonitor();
   const app = await openApp(config, opts.clock, opts.logger);
   const log = app.log;
-  const restored = app.queues.load(queueFile(config));
-  if (restored) log.info({ queues: restored }, 'restored event queues');
+  // Queues saved to a file by an earlier version; from now on they are stored in the database.
+  const fromFile = app.queues.load(queueFile(config));
+  const restored = await app.queues.restoreStored();
+  if (restored + fromFile) log.info({ queues: restored + fromFile }, 'restored event queues');
+  await app.feed.start();
   app.queues.start();
   // Off unless asked for: the default process metrics sample the event loop and the collector, and
   // prom-client is loaded only then (about 7 MB of a server's idle memory, docs/decisions.md).
@@ -66,7 +75,19 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const handler = createWebHandler(app, createRequestHandler(app, buildRouter(), { metrics }), onUnexpected);
   // An idle connection closes after 2 minutes; never before a held long-poll's heartbeat is due.
   const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);
-  const listener = createListener((req, res) => void handler(req, res), {
+  // Requests being answered (a held long-poll counts only until it is parked): shutdown waits for them.
+  let inFlight = 0;
+  let idle: (() => void) | null = null;
+  const done = () => {
+    if (--inFlight === 0 && idle) idle();
+  };
+  const listener = createListener((req, res) => {
+    const p = handler(req, res);
+    if (p) {
+      inFlight++;
+      p.then(done, done);
+    }
+  }, {
     keepAliveTimeoutMs,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -93,15 +114,28 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     async close() {
       if (closed) return;
       closed = true;
+      // No new connections; idle ones close, busy ones after their answer.
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Requests under way are answered (a send that commits gets its answer), within the timeout.
+      if (inFlight > 0) {
+        const drained = new Promise<void>((resolve) => (idle = resolve));
+        const timeout = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
+        await Promise.race([drained, timeout]);
+      }
       await reminders.stop();
       await scheduled.stop();
       await emails.stop();
       await gateway?.stop();
+      // Rows published ahead of a gap are read, then held polls are answered with what they have.
+      await app.feed.close();
       app.queues.stop();
       app.search.stop();
-      app.queues.save(queueFile(config));
+      // Boundaries acknowledged by the last answers are stored (the events themselves are in the log).
+      await app.queues.checkpoint().catch((err: unknown) => log.error({ err }, 'saving event queues'));
+      // Answers just written leave before their connections close.
+      await new Promise((r) => setImmediate(r));
       listener.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopped;
       await app.bus.close();
       await app.mail.close();
       await app.rateLimits.close();

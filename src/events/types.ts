@@ -23,7 +23,12 @@ export interface Notice {
   unlessCapability?: string;
   /** Queues whose client lacks `capability` get `events` instead of `event` (legacy forms; none when empty). */
   withoutCapability?: { capability: string; events: EventBody[] };
+  /** Its place in the delivery order (event-log.ts): log row id × NOTICES_PER_ROW + index in the row. */
+  pos?: number;
 }
+
+/** A notice as an action gives it: the realm, stamp and position come from its commit and log row. */
+export type Outgoing = Omit<Notice, 'stamp' | 'realmId' | 'pos'>;
 
 /** Every event type Parley emits; the events-consistency suite must cover each one. */
 export const EVENT_TYPES = [

@@ -22,6 +22,7 @@ import * as m018 from './migrations/018-people.js';
 import * as m019 from './migrations/019-messages-api.js';
 import * as m021 from './migrations/021-email.js';
 import * as m022 from './migrations/022-push-devices.js';
+import * as m023 from './migrations/023-event-log.js';
 
 interface Migration {
   name: string;
@@ -50,6 +51,7 @@ const MIGRATIONS: Migration[] = [
   { name: '019-messages-api', up: m019.up },
   { name: '021-email', up: m021.up },
   { name: '022-push-devices', up: m022.up },
+  { name: '023-event-log', up: m023.up },
 ];
 
 /** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */

@@ -3,6 +3,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { BotServiceTable, BotStorageTable, MutedUserTable, UserStatusTable } from './schema-people.js';
 import type { ChannelAdminTables } from './schema-channel-admin.js';
 import type { PushTables } from './schema-push.js';
+import type { EventTables } from './schema-events.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -504,7 +505,7 @@ export interface RealmExportTable {
   file_key: string | null;
 }
 
-export interface DB extends ChannelAdminTables, PushTables {
+export interface DB extends ChannelAdminTables, PushTables, EventTables {
   bot_storage: BotStorageTable;
   user_status: UserStatusTable;
   muted_users: MutedUserTable;

@@ -121,7 +121,11 @@ interface WriteStatements {
 const LOCK_RETRY_MS = 1;
 
 export class Store {
-  private commitSeq = 0;
+  /**
+   * SQLite commit stamps. Starts from the clock in microseconds, so stamps keep growing across
+   * restarts (a stored queue's register snapshot compares them with stamps in the event log).
+   */
+  private commitSeq = Date.now() * 1000;
   private readonly pending: PendingWrite[] = [];
   /** The migrations that opening this database applied (empty when it was already current). */
   appliedMigrations: string[] = [];
@@ -296,6 +300,14 @@ export class Store {
       st.rollback();
       throw error;
     }
+  }
+
+  /**
+   * Inside a write: the stamp its commit will carry, as text (SQLite: groups commit one at a time,
+   * so it is the next commit number); null on PostgreSQL, where SQL reads pg_current_xact_id().
+   */
+  pendingStampText(): string | null {
+    return this.dialect === 'sqlite' ? String(this.commitSeq + 1) : null;
   }
 
   /** Runs fn in one read transaction with a stable view, reporting which commits that view includes. */
