@@ -77,11 +77,10 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);
   // Requests being answered (a held long-poll counts only until it is parked): shutdown waits for them.
   let inFlight = 0;
-  let idle: (() => void) | null = null;
-  const done = () => {
-    if (--inFlight === 0 && idle) idle();
-  };
+  let started = 0;
+  const done = () => void --inFlight;
   const listener = createListener((req, res) => {
+    started++;
     const p = handler(req, res);
     if (p) {
       inFlight++;
@@ -116,11 +115,13 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       closed = true;
       // No new connections; idle ones close, busy ones after their answer.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Requests under way are answered (a send that commits gets its answer), within the timeout.
-      if (inFlight > 0) {
-        const drained = new Promise<void>((resolve) => (idle = resolve));
-        const timeout = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
-        await Promise.race([drained, timeout]);
+      // Requests under way are answered (a send that commits gets its answer), and so are requests
+      // still arriving on connections accepted before: done once none is under way and none has
+      // started for a moment, or at the timeout.
+      const until = Date.now() + config.shutdownTimeoutMs;
+      for (let seen = -1; Date.now() < until && (inFlight > 0 || seen !== started || listener.unanswered() > 0); ) {
+        seen = started;
+        await new Promise((r) => setTimeout(r, 50));
       }
       await reminders.stop();
       await scheduled.stop();
