@@ -39,21 +39,22 @@ async function pollUntil(url: () => string, auth: Auth, q: Watched, stopped: () 
   }
 }
 
-/** Sends from several clients at once until stopped; returns the IDs the server acknowledged and whether any request was cut off after reaching it. */
+/** Sends from several clients at once until stopped; returns the IDs the server acknowledged and the contents of requests cut off after they were sent. */
 function sendLoad(url: string, auth: Auth, stopped: () => boolean): { acked: number[]; resets: string[]; done: Promise<void> } {
   const acked: number[] = [];
   const resets: string[] = [];
   const sender = async (n: number) => {
     for (let i = 0; !stopped() && i < 400; i++) {
+      const content = `m ${n}-${i}`;
       try {
-        // One connection per request: a connection refused never reached the server; a reset did.
-        const r = await request(url, 'POST', 'messages', { type: 'stream', to: 'general', topic: 'load', content: `m ${n}-${i}` }, { auth, headers: { connection: 'close' } });
+        // One connection per request: a connection refused never reached the server.
+        const r = await request(url, 'POST', 'messages', { type: 'stream', to: 'general', topic: 'load', content }, { auth, headers: { connection: 'close' } });
         if (r.status === 200) acked.push(r.body.id);
       } catch (err) {
         const code = (err as { code?: string }).code;
         // Refused, or reset while connecting (accepted by the kernel, never by the server, which had stopped listening): the request was never sent.
         const neverSent = code === 'ECONNREFUSED' || (err as Error).message.startsWith('connect ');
-        if (!neverSent) resets.push(`${code}: ${(err as Error).message}`);
+        if (!neverSent) resets.push(content);
         return;
       }
     }
@@ -72,7 +73,7 @@ async function channelMessages(url: string, auth: Auth): Promise<number[]> {
 }
 
 /** The restart scenario: queues polled during a burst of sends, the server stopped by `stop`, started again, every queue resumed. */
-async function restartUnderLoad(st: FreshStorage, stop: (p: ServeProcess) => Promise<void>): Promise<{ acked: number[]; resets: string[] }> {
+async function restartUnderLoad(st: FreshStorage, stop: (p: ServeProcess) => Promise<void>): Promise<{ acked: number[]; resets: string[]; stored: string[] }> {
   const first = await startServeProcess(root, st);
   const auth = credentials(first);
   let url = first.url;
@@ -104,7 +105,8 @@ async function restartUnderLoad(st: FreshStorage, stop: (p: ServeProcess) => Pro
       // Consecutive IDs from the first: no gap, no duplicate, nothing reordered.
       q.eventIds.forEach((id, i) => assert.equal(id, q.eventIds[0] + i, `queue ${q.id}: event ${i} has ID ${id}`));
       assert.equal(q.eventIds[0], 0);
-      assert.deepEqual(q.messages, sent.slice().sort((a, b) => a - b), `queue ${q.id} got every stored message once, in order`);
+      // Once each (in commit order, which on PostgreSQL need not be message ID order).
+      assert.deepEqual(q.messages.slice().sort((a, b) => a - b), sent.slice().sort((a, b) => a - b), `queue ${q.id} got every stored message once`);
     }
     // Still a live queue: a new message reaches it with the next ID.
     const q = queues[0];
@@ -113,10 +115,11 @@ async function restartUnderLoad(st: FreshStorage, stop: (p: ServeProcess) => Pro
     const r = await poll;
     assert.equal(r.body.events[0].id, q.last + 1);
     assert.equal(r.body.events[0].message.id, sentAfter.body.id);
+    const all = await request(url, 'GET', 'messages', { anchor: 'newest', num_before: 5000, num_after: 0, apply_markdown: false, narrow: [{ operator: 'channel', operand: 'general' }] }, { auth });
+    return { ...load, stored: all.body.messages.map((m: { content: string }) => m.content) };
   } finally {
     await second.stop();
   }
-  return load;
 }
 
 test('kill -9 under load: every queue resumes with the same event IDs, no gap, no duplicate', async () => {
@@ -128,11 +131,15 @@ test('kill -9 under load: every queue resumes with the same event IDs, no gap, n
   }
 });
 
-test('SIGTERM under load: every acknowledged send is answered and in every queue, no connection reset', async () => {
+test('SIGTERM under load: every acknowledged send is answered and in every queue; no request the server read is cut off', async () => {
   const st = await freshStorage();
   try {
     const load = await restartUnderLoad(st, (p) => p.stop());
-    assert.deepEqual(load.resets, [], 'no request that reached the server was cut off');
+    // A connection still in the kernel's accept queue when the server stops listening is reset
+    // before the server ever reads it; any request the server read was answered, so a request cut
+    // off was never executed (a retry duplicates nothing).
+    const executed = load.resets.filter((c) => load.stored.includes(c));
+    assert.deepEqual(executed, [], 'no request cut off was executed');
   } finally {
     await st.cleanup();
   }
