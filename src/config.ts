@@ -16,7 +16,7 @@ export interface Config {
   externalUrl: string;
   /** Message bus for multi-node deployments: "local" (single process) or nats://host:port. */
   busUrl: string;
-  /** Identifies this process among the nodes sharing a database and bus. */
+  /** Identifies this process among the nodes sharing a database and bus; unique (generated and kept in the data directory when not given). */
   nodeId: string;
   /** Seconds an unpolled event queue survives unless the client asked otherwise. */
   idleQueueTimeoutSecs: number;
@@ -132,7 +132,8 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     databaseUrl: flags['database-url'] ?? env.PARLEY_DATABASE_URL ?? '',
     externalUrl,
     busUrl: flags['bus-url'] ?? env.PARLEY_BUS_URL ?? 'local',
-    nodeId: flags['node-id'] ?? env.PARLEY_NODE_ID ?? 'n1',
+    // Empty: generated once and kept in the data directory (events/node-id.ts).
+    nodeId: flags['node-id'] ?? env.PARLEY_NODE_ID ?? '',
     idleQueueTimeoutSecs: intFrom(env.PARLEY_IDLE_QUEUE_TIMEOUT_SECS, 600, 'PARLEY_IDLE_QUEUE_TIMEOUT_SECS'),
     heartbeatSecs: intFrom(env.PARLEY_HEARTBEAT_SECS, 50, 'PARLEY_HEARTBEAT_SECS'),
     bootstrap: (flags.bootstrap ?? env.PARLEY_BOOTSTRAP ?? '1') !== '0',

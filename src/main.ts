@@ -8,6 +8,7 @@ import { QueueRegistry } from './events/registry.js';
 import { openBus } from './events/bus.js';
 import { EventFeed } from './events/feed.js';
 import { DurableQueues } from './events/queue-store.js';
+import { claimNodeId, resolveNodeId } from './events/node-id.js';
 import { Caches } from './lib/caches.js';
 import { RateLimiter } from './lib/rate-limit.js';
 import { RequestRateLimits } from './lib/request-rate-limits.js';
@@ -34,7 +35,8 @@ export interface RunningServer {
 }
 
 /** log: the process's logger; by default pino on stdout at config.logLevel (tests pass one writing to a stream they read). */
-export async function openApp(config: Config, clock: Clock = systemClock, log: Logger = createLogger({ level: config.logLevel })): Promise<AppContext> {
+export async function openApp(given: Config, clock: Clock = systemClock, log: Logger = createLogger({ level: given.logLevel })): Promise<AppContext> {
+  const config: Config = { ...given, nodeId: resolveNodeId(given.nodeId, given.dataDir) };
   const store = await Store.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn: (m) => log.warn(m) });
   if (store.dialect === 'sqlite' && config.busUrl && config.busUrl !== 'local') {
     await store.close();
@@ -57,10 +59,21 @@ export async function openApp(config: Config, clock: Clock = systemClock, log: L
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);
 
-export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(given: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
   startLoopMonitor();
-  const app = await openApp(config, opts.clock, opts.logger);
+  const app = await openApp(given, opts.clock, opts.logger);
+  const config = app.config;
   const log = app.log;
+  let releaseNodeId: () => Promise<void>;
+  try {
+    releaseNodeId = await claimNodeId(config.databaseUrl, config.nodeId);
+  } catch (err) {
+    app.search.stop();
+    await app.bus.close();
+    await app.rateLimits.close();
+    await app.store.close();
+    throw err;
+  }
   // Queues saved to a file by an earlier version; from now on they are stored in the database.
   const fromFile = app.queues.load(queueFile(config));
   const restored = await app.queues.restoreStored();
@@ -141,6 +154,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       await app.mail.close();
       await app.rateLimits.close();
       await app.store.close();
+      await releaseNodeId();
     },
   };
 }

@@ -3,8 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../store/schema.js';
 import type { Dialect } from '../store/dialect.js';
-import { prepared } from '../store/compiled-query.js';
-import type { CommitStamp, Tx } from '../store/store.js';
+import type { CommitStamp, Store, Tx } from '../store/store.js';
 import type { Notice, Outgoing } from './types.js';
 
 /**
@@ -24,9 +23,7 @@ export interface LogBatch {
 /** PostgreSQL: the key of the transaction lock that orders log ids by commit ("plog"). */
 const LOG_LOCK_KEY = 0x706c6f67;
 
-const insertSqlite = prepared((db, p: { realmId: number; stamp: string | null; createdAt: number; body: string }) =>
-  db.insertInto('event_log').values({ realm_id: p.realmId, stamp: p.stamp, created_at: p.createdAt, body: p.body }),
-);
+const INSERT_SQLITE = 'INSERT INTO event_log (realm_id, stamp, created_at, body) VALUES (?, ?, ?, ?)';
 
 export function stampText(stamp: CommitStamp | null): string | null {
   if (!stamp) return null;
@@ -44,11 +41,9 @@ export function stampFromText(text: string | null, dialect: Dialect): CommitStam
  * PostgreSQL takes a transaction lock first, held until commit, so ids are assigned in commit
  * order: a reader that sees row n knows every row below n has committed or never will.
  */
-export async function insertLogRow(tx: Tx, dialect: Dialect, realmId: number, stamp: string | null, body: string, now: number, ownTransaction: boolean): Promise<number> {
-  if (dialect === 'sqlite') {
-    const r = await insertSqlite.result(tx as Kysely<DB>, dialect, { realmId, stamp, createdAt: now, body });
-    return Number(r.insertId);
-  }
+export async function insertLogRow(store: Store, tx: Tx, realmId: number, stamp: string | null, body: string, now: number, ownTransaction: boolean): Promise<number> {
+  // SQLite: the write's group holds the one connection, so the raw statement runs in its transaction.
+  if (store.dialect === 'sqlite') return store.sqliteInsert(INSERT_SQLITE, [realmId, stamp, now, body]);
   const stampSql = ownTransaction ? sql`pg_current_xact_id()::text` : sql`${stamp}::text`;
   const r = await sql<{ id: string }>`INSERT INTO event_log (realm_id, stamp, created_at, body) SELECT ${realmId}::int, ${stampSql}, ${now}::bigint, ${body}::text FROM (SELECT pg_advisory_xact_lock(${LOG_LOCK_KEY})) l RETURNING id`.execute(tx);
   return Number(r.rows[0].id);
@@ -65,6 +60,37 @@ export interface LogRow {
 export async function readLog(db: Kysely<DB>, afterId: number, limit: number): Promise<LogRow[]> {
   const rows = await db.selectFrom('event_log').select(['id', 'realm_id', 'stamp', 'body']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** A message notice with more recipients than this keeps them in user_messages only, not in its log row. */
+const COPIED_RECIPIENTS = 8;
+
+/**
+ * The log row's text of a transaction's notices: a message to many recipients names its message
+ * instead of listing them (its user_messages rows are that list), which keeps a busy channel's
+ * row small. Null when nothing was left out (the notices' own text serves both the log and the bus).
+ */
+export function compactBody(items: Outgoing[]): string | null {
+  let compact: Outgoing[] | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const n = items[i];
+    if (n.event.type !== 'message' || n.users.length <= COPIED_RECIPIENTS) continue;
+    compact ??= items.slice();
+    compact[i] = { ...n, users: [], recipientsOf: (n.event.message as { id: number }).id };
+  }
+  return compact && JSON.stringify(compact);
+}
+
+/** Puts back the recipients that compactBody left out, from user_messages. */
+export async function fillRecipients(db: Kysely<DB>, batches: LogBatch[]): Promise<void> {
+  const wanted = new Map<number, Outgoing[]>();
+  for (const b of batches) for (const n of b.notices) if (n.recipientsOf !== undefined) wanted.set(n.recipientsOf, [...(wanted.get(n.recipientsOf) ?? []), n]);
+  const ids = [...wanted.keys()];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.selectFrom('user_messages').select(['message_id', 'user_id']).where('message_id', 'in', ids.slice(i, i + 500)).execute();
+    for (const r of rows) for (const n of wanted.get(r.message_id) ?? []) n.users.push(r.user_id);
+  }
+  for (const list of wanted.values()) for (const n of list) delete n.recipientsOf;
 }
 
 export function batchOfRow(row: LogRow, dialect: Dialect): LogBatch {
@@ -89,7 +115,9 @@ export function noticesOf(batch: LogBatch): Notice[] {
 export async function pruneLog(db: Kysely<DB>, now: number, keepSecs: number): Promise<number> {
   const minBase = await db.selectFrom('event_queues').select((eb) => eb.fn.min('base_pos').as('m')).executeTakeFirst();
   const old = await db.selectFrom('event_log').select((eb) => eb.fn.max('id').as('m')).where('created_at', '<', now - keepSecs).executeTakeFirst();
-  let upTo = Number(old?.m ?? 0);
+  const newest = await maxLogId(db);
+  // The newest row stays: SQLite's next id is the largest plus one, and ids must keep growing.
+  let upTo = Math.min(Number(old?.m ?? 0), newest - 1);
   if (minBase?.m !== null && minBase?.m !== undefined) upTo = Math.min(upTo, Math.floor(Number(minBase.m) / NOTICES_PER_ROW) - 1);
   if (upTo <= 0) return 0;
   const r = await db.deleteFrom('event_log').where('id', '<=', upTo).executeTakeFirst();

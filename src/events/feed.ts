@@ -5,7 +5,7 @@ import type { Store, CommitStamp, Tx } from '../store/store.js';
 import type { EventBus } from './bus.js';
 import type { QueueRegistry } from './registry.js';
 import type { Outgoing } from './types.js';
-import { NOTICES_PER_ROW, batchOfRow, insertLogRow, maxLogId, noticesOf, pruneLog, readLog, stampText, type LogBatch } from './event-log.js';
+import { NOTICES_PER_ROW, batchOfRow, compactBody, fillRecipients, insertLogRow, maxLogId, noticesOf, pruneLog, readLog, stampText, type LogBatch } from './event-log.js';
 
 /** How long an out-of-order row waits for the ones before it before the log is read. */
 const GAP_WAIT_MS = 5;
@@ -19,6 +19,7 @@ const KEEP_SECS = 600;
 export interface PendingRow {
   id: number;
   realmId: number;
+  /** The notices' text for the bus (empty on a single node, which has no use for it). */
   body: string;
   notices: Outgoing[];
 }
@@ -66,10 +67,11 @@ export class EventFeed {
    * what is there (dont_block) waits for this.
    */
   append(realmId: number, stamp: CommitStamp | null, items: Outgoing[]): void {
-    const body = JSON.stringify(items);
+    const compact = compactBody(items);
+    const body = compact === null || this.bus.shared ? JSON.stringify(items) : '';
     this.queues.beginPublish();
     this.store
-      .write((tx) => insertLogRow(tx, this.store.dialect, realmId, stampText(stamp), body, this.clock.now(), false))
+      .write((tx) => insertLogRow(this.store, tx, realmId, stampText(stamp), compact ?? body, this.clock.now(), false))
       .then(
         ({ result: id }) => this.committed({ id, realmId, stamp, notices: items }, body),
         (err: unknown) => this.onError(err),
@@ -84,9 +86,10 @@ export class EventFeed {
   async logInTransaction(tx: Tx, realmId: number, items: Outgoing[]): Promise<PendingRow | null> {
     const kept = items.filter((i) => i.users.length || i.publicStreamId !== undefined);
     if (!kept.length) return null;
-    const body = JSON.stringify(kept);
-    const id = await insertLogRow(tx, this.store.dialect, realmId, this.store.pendingStampText(), body, this.clock.now(), true);
-    return { id, realmId, body, notices: kept };
+    const compact = compactBody(kept);
+    const full = compact === null || this.bus.shared ? JSON.stringify(kept) : '';
+    const id = await insertLogRow(this.store, tx, realmId, this.store.pendingStampText(), compact ?? full, this.clock.now(), true);
+    return { id, realmId, body: full, notices: kept };
   }
 
   /** A row of this node committed: to the other nodes, and to this node's queues. */
@@ -161,6 +164,9 @@ export class EventFeed {
   private async readLog(): Promise<void> {
     for (;;) {
       const rows = await readLog(this.store.db, this.pos, 500);
+      const unknown = rows.filter((r) => !this.ahead.has(r.id)).map((r) => batchOfRow(r, this.store.dialect));
+      await fillRecipients(this.store.db, unknown);
+      const read = new Map(unknown.map((b) => [b.id, b]));
       for (const row of rows) {
         if (row.id <= this.pos) continue;
         const known = this.ahead.get(row.id);
@@ -168,7 +174,7 @@ export class EventFeed {
           this.ahead.delete(row.id);
           this.queues.endPublish();
         }
-        this.deliver(known ?? batchOfRow(row, this.store.dialect));
+        this.deliver(known ?? read.get(row.id)!);
       }
       if (rows.length < 500) break;
     }

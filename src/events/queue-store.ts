@@ -5,7 +5,7 @@ import type { DB } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { snapshotFromJSON } from '../store/store.js';
 import { ClientQueue, type QueueOptions } from './queue.js';
-import { batchOfRow, noticesOf, readLog } from './event-log.js';
+import { batchOfRow, fillRecipients, noticesOf, readLog } from './event-log.js';
 import type { Notice } from './types.js';
 
 export interface QueueBoundary {
@@ -59,8 +59,9 @@ export class DurableQueues {
 
   /** Log rows after afterId as notices with their positions. */
   async readLog(afterId: number, limit: number): Promise<{ id: number; notices: Notice[] }[]> {
-    const rows = await readLog(this.store.db, afterId, limit);
-    return rows.map((r) => ({ id: r.id, notices: noticesOf(batchOfRow(r, this.store.dialect)) }));
+    const batches = (await readLog(this.store.db, afterId, limit)).map((r) => batchOfRow(r, this.store.dialect));
+    await fillRecipients(this.store.db, batches);
+    return batches.map((b) => ({ id: b.id, notices: noticesOf(b) }));
   }
 
   /** This node's stored queues, each with a fresh idle clock (its client could not poll while the node was down). */

@@ -25,6 +25,8 @@ export interface Notice {
   withoutCapability?: { capability: string; events: EventBody[] };
   /** Its place in the delivery order (event-log.ts): log row id × NOTICES_PER_ROW + index in the row. */
   pos?: number;
+  /** In the event log only: a message notice's users are that message's user_messages rows (not copied into the row). */
+  recipientsOf?: number;
 }
 
 /** A notice as an action gives it: the realm, stamp and position come from its commit and log row. */

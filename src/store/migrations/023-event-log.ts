@@ -6,9 +6,11 @@ import type { Dialect } from '../dialect.js';
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const pg = dialect === 'postgres';
   // id: the delivery order (PostgreSQL: assigned under a transaction lock, so in commit order).
+  // SQLite: a plain rowid (AUTOINCREMENT's bookkeeping row cost a send more than the row itself);
+  // it keeps growing because pruning never deletes the newest row (event-log.ts).
   await db.schema
     .createTable('event_log')
-    .addColumn('id', pg ? 'bigserial' : 'integer', (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('id', pg ? 'bigserial' : 'integer', (c) => c.primaryKey())
     .addColumn('realm_id', 'integer', (c) => c.notNull())
     // The commit stamp (SQLite: the commit number; PostgreSQL: the transaction id), for register snapshots.
     .addColumn('stamp', 'text')
