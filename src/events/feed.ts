@@ -35,6 +35,8 @@ export class EventFeed {
   private reading: Promise<void> | null = null;
   private readAgain = false;
   private closed = false;
+  /** Only a server delivers (a command-line tool's app logs and publishes, and has no queues). */
+  private started = false;
 
   constructor(
     private readonly store: Store,
@@ -46,6 +48,7 @@ export class EventFeed {
 
   /** Starts after every row already in the log (queues restored from the database rebuild from it). */
   async start(): Promise<void> {
+    this.started = true;
     this.pos = await maxLogId(this.store.db);
     this.queues.startedPos = this.pos * NOTICES_PER_ROW + NOTICES_PER_ROW - 1;
     this.bus.subscribe(
@@ -99,7 +102,7 @@ export class EventFeed {
 
   private committed(batch: LogBatch, body: string): void {
     this.bus.publish(batch, body);
-    this.receive(batch);
+    if (this.started) this.receive(batch);
   }
 
   /** A row from anywhere: delivered in id order, each once. */
