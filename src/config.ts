@@ -20,6 +20,8 @@ export interface Config {
   nodeId: string;
   /** Seconds an unpolled event queue survives unless the client asked otherwise. */
   idleQueueTimeoutSecs: number;
+  /** Events an unpolled queue keeps in memory; past that they are rebuilt from the event log when it is polled (PARLEY_MAX_QUEUE_EVENTS). */
+  maxQueueEvents: number;
   /** Seconds of silence after which a waiting long-poll gets a heartbeat. */
   heartbeatSecs: number;
   /** Whether to create a first organization and owner on an empty database. */
@@ -135,6 +137,7 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     // Empty: generated once and kept in the data directory (events/node-id.ts).
     nodeId: flags['node-id'] ?? env.PARLEY_NODE_ID ?? '',
     idleQueueTimeoutSecs: intFrom(env.PARLEY_IDLE_QUEUE_TIMEOUT_SECS, 600, 'PARLEY_IDLE_QUEUE_TIMEOUT_SECS'),
+    maxQueueEvents: Math.max(1, intFrom(env.PARLEY_MAX_QUEUE_EVENTS, 2000, 'PARLEY_MAX_QUEUE_EVENTS')),
     heartbeatSecs: intFrom(env.PARLEY_HEARTBEAT_SECS, 50, 'PARLEY_HEARTBEAT_SECS'),
     bootstrap: (flags.bootstrap ?? env.PARLEY_BOOTSTRAP ?? '1') !== '0',
     // Off by default, as before: a line per answered long-poll costs a third of delivery's CPU at

@@ -43,7 +43,7 @@ export async function openApp(given: Config, clock: Clock = systemClock, log: Lo
     throw new Error(`A bus (${config.busUrl}) connects several nodes, and SQLite is single-node: use PostgreSQL (--database-url) with a bus, or no bus with SQLite.`);
   }
   const bus = await openBus(config.busUrl);
-  const queues = new QueueRegistry({ nodeId: config.nodeId, heartbeatSecs: config.heartbeatSecs, now: () => clock.now(), durable: new DurableQueues(store, config.nodeId) });
+  const queues = new QueueRegistry({ nodeId: config.nodeId, heartbeatSecs: config.heartbeatSecs, now: () => clock.now(), durable: new DurableQueues(store, config.nodeId), maxQueueEvents: config.maxQueueEvents });
   const feed = new EventFeed(store, bus, queues, clock, (err) => log.error({ err }, 'event log'));
   bus.subscribeControl((m) => {
     if (m.type === 'user_deactivated') queues.removeUserQueues(m.userId);

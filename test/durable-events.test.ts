@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { request } from './helpers/server.js';
+import { request, startTestServer } from './helpers/server.js';
 import { freshStorage, startServeProcess, type FreshStorage, type ServeProcess } from './helpers/storage.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -142,5 +142,25 @@ test('SIGTERM under load: every acknowledged send is answered and in every queue
     assert.deepEqual(executed, [], 'no request cut off was executed');
   } finally {
     await st.cleanup();
+  }
+});
+
+test('an unpolled queue keeps a bounded window in memory; the next poll rebuilds the rest from the log with the same IDs', async () => {
+  const s = await startTestServer({ env: { PARLEY_MAX_QUEUE_EVENTS: '5' } });
+  try {
+    const reg = await s.owner.ok('POST', 'register', { event_types: ['message'] });
+    const first = await s.owner.ok('POST', 'messages', { type: 'stream', to: 'general', topic: 'window', content: 'first' });
+    // Read once without acknowledging: the window then holds its events; the rest goes to the log.
+    const peek = await s.owner.ok('GET', 'events', { queue_id: reg.queue_id, last_event_id: -1, dont_block: true });
+    assert.deepEqual(peek.events.map((e: { id: number }) => e.id), [0]);
+    const ids = [first.id];
+    for (let i = 0; i < 20; i++) ids.push((await s.owner.ok('POST', 'messages', { type: 'stream', to: 'general', topic: 'window', content: `m ${i}` })).id);
+    const all = await s.owner.ok('GET', 'events', { queue_id: reg.queue_id, last_event_id: -1, dont_block: true });
+    assert.deepEqual(all.events.map((e: { id: number }) => e.id), ids.map((_, i) => i));
+    assert.deepEqual(all.events.map((e: { message: { id: number } }) => e.message.id), ids);
+    const after = await s.owner.ok('GET', 'events', { queue_id: reg.queue_id, last_event_id: 20, dont_block: true });
+    assert.deepEqual(after.events, []);
+  } finally {
+    await s.close();
   }
 });
