@@ -65,6 +65,16 @@ export interface Config {
   nextcloudTalkUrl: string;
   nextcloudTalkUser: string;
   nextcloudTalkPassword: string;
+  /** Webex OAuth integration (PARLEY_WEBEX_CLIENT_ID, PARLEY_WEBEX_CLIENT_SECRET; either empty: off) and the API base (PARLEY_WEBEX_API_URL). */
+  webexClientId: string;
+  webexClientSecret: string;
+  webexApiUrl: string;
+  /** Constructor Groups XAPI (PARLEY_CONSTRUCTOR_GROUPS_URL, e.g. https://example.constructor.app/api/groups/xapi) and its keys (PARLEY_CONSTRUCTOR_GROUPS_ACCESS_KEY, PARLEY_CONSTRUCTOR_GROUPS_SECRET_KEY); any empty: off. */
+  constructorGroupsUrl: string;
+  constructorGroupsAccessKey: string;
+  constructorGroupsSecretKey: string;
+  /** Outgoing-webhook bots may POST to private, loopback and link-local addresses (PARLEY_OUTGOING_WEBHOOKS_ALLOW_PRIVATE=1); off by default (SSRF). */
+  outgoingWebhooksAllowPrivate: boolean;
   /** JWT login per organization subdomain (PARLEY_JWT_KEYS: {"sub": {"key", "algorithms", "audience"?, "issuer"?, "clock_skew_secs"?, "require_exp"?}}); empty: off. */
   jwtKeys: Map<string, JwtKeyConfig>;
   /** Largest avatar image POST /users/me/avatar accepts, in MiB (max_avatar_file_size_mib in /register). */
@@ -85,6 +95,14 @@ export interface Config {
   leanHttp: boolean;
   /** Request rate limits (PARLEY_RATE_LIMIT_*): where they are counted and how many requests each allows. */
   rateLimits: RateLimitConfig;
+  /** Image proxy for external previews (PARLEY_IMAGE_PROXY, default 1); 0 when the server has no outbound network: previews keep their URLs. */
+  imageProxy: boolean;
+  /** Its HMAC key (PARLEY_IMAGE_PROXY_KEY); empty: one generated once and kept in the database for every node. */
+  imageProxyKey: string;
+  /** Let the proxy fetch loopback and private addresses (PARLEY_IMAGE_PROXY_ALLOW_PRIVATE=1; for tests only). */
+  imageProxyAllowPrivate: boolean;
+  /** Largest image the proxy fetches, in MiB (PARLEY_IMAGE_PROXY_MAX_MIB, default 10). */
+  imageProxyMaxMib: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -164,6 +182,13 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     nextcloudTalkUrl: (env.PARLEY_NEXTCLOUD_TALK_URL ?? '').replace(/\/+$/, ''),
     nextcloudTalkUser: env.PARLEY_NEXTCLOUD_TALK_USER ?? '',
     nextcloudTalkPassword: env.PARLEY_NEXTCLOUD_TALK_PASSWORD ?? '',
+    webexClientId: env.PARLEY_WEBEX_CLIENT_ID ?? '',
+    webexClientSecret: env.PARLEY_WEBEX_CLIENT_SECRET ?? '',
+    webexApiUrl: (env.PARLEY_WEBEX_API_URL || 'https://webexapis.com/v1').replace(/\/+$/, ''),
+    constructorGroupsUrl: (env.PARLEY_CONSTRUCTOR_GROUPS_URL ?? '').replace(/\/+$/, ''),
+    constructorGroupsAccessKey: env.PARLEY_CONSTRUCTOR_GROUPS_ACCESS_KEY ?? '',
+    constructorGroupsSecretKey: env.PARLEY_CONSTRUCTOR_GROUPS_SECRET_KEY ?? '',
+    outgoingWebhooksAllowPrivate: switchFrom(env.PARLEY_OUTGOING_WEBHOOKS_ALLOW_PRIVATE || undefined, 'PARLEY_OUTGOING_WEBHOOKS_ALLOW_PRIVATE'),
     // Setting a base URL is enough to enable the built-in provider.
     videoProvider: env.PARLEY_VIDEO_PROVIDER ?? (env.PARLEY_VIDEO_BASE_URL ? 'meeting-url' : ''),
     maxFileUploadSizeMib: intFrom(env.PARLEY_MAX_FILE_UPLOAD_SIZE_MIB, 25, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB'),
@@ -174,6 +199,10 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     requestTimeoutMs: Math.max(1, intFrom(env.PARLEY_REQUEST_TIMEOUT_MS, 300_000, 'PARLEY_REQUEST_TIMEOUT_MS')),
     shutdownTimeoutMs: Math.max(0, intFrom(env.PARLEY_SHUTDOWN_TIMEOUT_MS, 10_000, 'PARLEY_SHUTDOWN_TIMEOUT_MS')),
     leanHttp: (env.PARLEY_LEAN_HTTP ?? '1') !== '0',
+    imageProxy: (env.PARLEY_IMAGE_PROXY ?? '1') !== '0',
+    imageProxyKey: env.PARLEY_IMAGE_PROXY_KEY ?? '',
+    imageProxyAllowPrivate: switchFrom(env.PARLEY_IMAGE_PROXY_ALLOW_PRIVATE || undefined, 'PARLEY_IMAGE_PROXY_ALLOW_PRIVATE'),
+    imageProxyMaxMib: Math.max(1, intFrom(env.PARLEY_IMAGE_PROXY_MAX_MIB, 10, 'PARLEY_IMAGE_PROXY_MAX_MIB')),
     rateLimits: {
       store: env.PARLEY_RATE_LIMIT_STORE || 'memory',
       // The original's api_by_user and api_by_ip rules; logins stricter.

@@ -11,6 +11,7 @@ import type { Outbox } from './lib/mail/outbox.js';
 import type { SearchIndexer } from './lib/messages/search-indexer.js';
 import type { Logger } from './ops/logger.js';
 import type { OpsCounters } from './ops/counters.js';
+import type { ImageProxy } from './lib/image-proxy/sign.js';
 
 export interface Clock {
   /** Current UNIX time in seconds. */
@@ -38,6 +39,8 @@ export interface AppContext {
   log: Logger;
   /** Running totals /metrics reports (plain numbers, updated where the work is done). */
   counters: OpsCounters;
+  /** The image proxy previews go through (lib/image-proxy); null or absent when it is off. */
+  imageProxy?: ImageProxy | null;
 }
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };

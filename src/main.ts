@@ -21,6 +21,8 @@ import { startLoopMonitor } from './workers/loop-monitor.js';
 import { startReminderWorker } from './workers/reminders.js';
 import { startScheduledMessageWorker } from './workers/scheduled-messages.js';
 import { startEmailWorker } from './workers/email-notifications.js';
+import { loadImageProxy } from './lib/image-proxy/secret.js';
+import { startQueuePresence } from './workers/queue-presence.js';
 import { SearchIndexer } from './lib/messages/search-indexer.js';
 import { createLogger, type Logger } from './ops/logger.js';
 import { OpsCounters } from './ops/counters.js';
@@ -31,6 +33,8 @@ export interface RunningServer {
   port: number;
   /** The email gateway's port, when it listens (PARLEY_EMAIL_GATEWAY_LISTEN). */
   emailGatewayPort?: number;
+  /** Writes which users have a live event queue here, for every node's email worker (tests run it at once). */
+  queuePresence: { runNow(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -54,7 +58,8 @@ export async function openApp(given: Config, clock: Clock = systemClock, log: Lo
   await search.start();
   // Nodes of one deployment share a database: its URL (or the SQLite directory) names the deployment.
   const rateLimits = await RequestRateLimits.open(config.rateLimits, config.databaseUrl, config.databaseUrl || config.dataDir);
-  return { config, store, bus, feed, queues, clock, caches: new Caches(store, bus), passwordLimiter, rateLimits, mail: createOutbox(config), search, log, counters: new OpsCounters() };
+  const imageProxy = await loadImageProxy(config, store);
+  return { config, store, bus, feed, queues, clock, caches: new Caches(store, bus), passwordLimiter, rateLimits, mail: createOutbox(config), search, log, counters: new OpsCounters(), imageProxy };
 }
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);
@@ -114,6 +119,7 @@ export async function startServer(given: Config, opts: { clock?: Clock; logger?:
   const reminders = startReminderWorker(app, (m) => log.error(m));
   const scheduled = startScheduledMessageWorker(app, (m) => log.error(m));
   const emails = startEmailWorker(app, (m) => log.error(m));
+  const queuePresence = startQueuePresence(app, (m) => log.error(m));
   // Off unless PARLEY_EMAIL_GATEWAY_LISTEN names an address.
   // Loaded only when it listens: its HTML-to-Markdown converter brings a DOM (17.6 MB imported on its own).
   const gateway = config.emailGatewayListen ? await (await import('./workers/email-gateway.js')).startEmailGateway(app) : null;
@@ -123,6 +129,7 @@ export async function startServer(given: Config, opts: { clock?: Clock; logger?:
     port,
     url: `http://${config.host}:${port}`,
     ...(gateway ? { emailGatewayPort: gateway.port } : {}),
+    queuePresence,
     async close() {
       if (closed) return;
       closed = true;
@@ -139,6 +146,7 @@ export async function startServer(given: Config, opts: { clock?: Clock; logger?:
       await reminders.stop();
       await scheduled.stop();
       await emails.stop();
+      await queuePresence.stop();
       await gateway?.stop();
       // Rows published ahead of a gap are read, then held polls are answered with what they have.
       await app.feed.close();

@@ -230,6 +230,29 @@ export class QueueRegistry implements PollOwner {
     this.unpark(q)?.deliver([]);
   }
 
+  /**
+   * Users with a queue here that receives message events (the original's "accepts messages"): they
+   * see new messages in a client, so missed-message emails skip them. Read on a timer, not per event.
+   */
+  usersWithMessageQueues(): Set<number> {
+    const out = new Set<number>();
+    for (const [userId, set] of this.byUser) {
+      for (const q of set) {
+        if (q.opts.eventTypes === null || q.opts.eventTypes.includes('message')) {
+          out.add(userId);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Whether a user has such a queue on this node. */
+  hasMessageQueue(userId: number): boolean {
+    for (const q of this.byUser.get(userId) ?? []) if (q.opts.eventTypes === null || q.opts.eventTypes.includes('message')) return true;
+    return false;
+  }
+
   /** Removes every queue of a user (deactivation, API key change). */
   removeUserQueues(userId: number): void {
     for (const q of [...(this.byUser.get(userId) ?? [])]) this.remove(q.id);

@@ -60,6 +60,7 @@ export const EVENT_TYPES = [
   'realm_linkifiers',
   'realm_export',
   'has_videoprovider_token',
+  'has_webex_token',
   'device',
   'custom_profile_fields',
   'user_status',

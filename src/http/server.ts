@@ -31,6 +31,9 @@ const UPLOADS_PREFIX = '/user_uploads/';
 const CALLS_PREFIX = '/calls/';
 /** Files served as they are, outside the API (the emoji name table clients download). */
 const STATIC_PREFIX = '/static/';
+/** The image proxy and the preview redirect the rendered messages point at (as the original's). */
+const PROXY_PREFIX = '/external_content/';
+const THUMBNAIL_PATH = '/thumbnail';
 /** Request paths that `new URL` would leave as they are: no dot segments, nothing it would percent-encode. */
 const PLAIN_PATH = /^\/api\/v1\/[A-Za-z0-9_\-@+.~:,;=!$'()*&%/]*$/;
 const DOT_SEGMENT = /\/(?:\.|%2e)/i;
@@ -275,7 +278,7 @@ export function createRequestHandler(app: AppContext, router: Router, opts: Hand
     try {
       const { pathname, query } = splitTarget(req.url ?? '/');
       const isApi = pathname.startsWith(API_PREFIX);
-      if (!isApi && !pathname.startsWith(UPLOADS_PREFIX) && !pathname.startsWith(STATIC_PREFIX) && !pathname.startsWith(CALLS_PREFIX)) {
+      if (!isApi && !pathname.startsWith(UPLOADS_PREFIX) && !pathname.startsWith(STATIC_PREFIX) && !pathname.startsWith(CALLS_PREFIX) && !pathname.startsWith(PROXY_PREFIX) && pathname !== THUMBNAIL_PATH) {
         req.resume();
         if (OPS_PATHS.has(pathname)) {
           record.route = pathname;

@@ -23,6 +23,8 @@ import * as m019 from './migrations/019-messages-api.js';
 import * as m021 from './migrations/021-email.js';
 import * as m022 from './migrations/022-push-devices.js';
 import * as m023 from './migrations/023-event-log.js';
+import * as m025 from './migrations/025-api-rest.js';
+import * as m027 from './migrations/027-mail-proxy.js';
 
 interface Migration {
   name: string;
@@ -52,6 +54,8 @@ const MIGRATIONS: Migration[] = [
   { name: '021-email', up: m021.up },
   { name: '022-push-devices', up: m022.up },
   { name: '023-event-log', up: m023.up },
+  { name: '025-api-rest', up: m025.up },
+  { name: '027-mail-proxy', up: m027.up },
 ];
 
 /** Key of the PostgreSQL advisory lock every node takes to apply a migration (any fixed number; "parl"). */
