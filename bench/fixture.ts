@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parleyCommand, ROOT } from './server-process.js';
+import { getServerRoot, parleyCommand, ROOT } from './server-process.js';
 import { bulkLoad, type CreatedRealm, type FixtureMeta } from './bulk-load.js';
 import pg from 'pg';
 import { pgSink, sqliteSink, type Sink } from './db-sink.js';
@@ -29,11 +29,13 @@ async function build(sink: Sink, dataDir: string, databaseUrl: string | undefine
   return bulkLoad(sink, created, sizes, log);
 }
 
+/** The key covers the sizes and the migrations of the server that makes the schema (`--server`). */
 function cacheKey(sizes: Sizes): string {
+  const dir = path.join(getServerRoot(), 'src/store/migrations');
   const migrations = fs
-    .readdirSync(path.join(ROOT, 'src/store/migrations'))
+    .readdirSync(dir)
     .sort()
-    .map((f) => fs.readFileSync(path.join(ROOT, 'src/store/migrations', f), 'utf8'))
+    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
     .join('\n');
   const shape = { FIXTURE_VERSION, ...sizes, connections: 0, loadSeconds: 0, fetchRequests: 0, registerRequests: 0, renderRequests: 0, fanoutMessages: 0, fanoutWarmupDeliveries: 0, fixedRate: 0 };
   return crypto.createHash('sha256').update(JSON.stringify(shape)).update(migrations).digest('hex').slice(0, 16);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FULL, QUICK } from './sizes.js';
-import { ROOT, rssMb, startParley, type ServerProcess } from './server-process.js';
+import { getServerRoot, ROOT, rssMb, startParley, useServerRoot, type ServerProcess } from './server-process.js';
 import { pgAdmin, pgFixture, sqliteFixture, CACHE_DIR } from './fixture.js';
 import { countChannelMessages } from './db-sink.js';
 import { measureCeiling } from './ceiling.js';
@@ -29,9 +29,11 @@ function parseArgs(argv: string[]) {
     else if (f === '--cpu-prof') a.cpuProf = true;
     else if (f === '--out') a.out = path.resolve(argv[++i]);
     else if (f === '--only') a.only = argv[++i].split(',');
+    // Another built checkout's server (and schema) under the same scenarios: --server /tmp/base
+    else if (f === '--server') useServerRoot(path.resolve(argv[++i]));
     // Passed to the server's node, for experiments: --node-arg --max-semi-space-size=32
     else if (f === '--node-arg') a.nodeArgs.push(argv[++i]);
-    else throw new Error(`unknown flag ${f}; usage: run [--quick] [--pg] [--only ${SCENARIOS.join(',')}] [--cpu-prof] [--node-arg ARG]… [--out FILE]`);
+    else throw new Error(`unknown flag ${f}; usage: run [--quick] [--pg] [--only ${SCENARIOS.join(',')}] [--cpu-prof] [--node-arg ARG]… [--server DIR] [--out FILE]`);
   }
   return a;
 }
@@ -54,7 +56,7 @@ async function main(): Promise<number> {
   const databaseUrl = args.pg ? `${PG_BASE}/${dbName}` : undefined;
   let server = null as ServerProcess | null;
   const figures: Record<string, number> = {};
-  const info: Record<string, unknown> = { mode: args.quick ? 'quick' : 'full', database: args.pg ? 'postgres' : 'sqlite', sizes: z, node: process.version, cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, date: new Date().toISOString() };
+  const info: Record<string, unknown> = { mode: args.quick ? 'quick' : 'full', database: args.pg ? 'postgres' : 'sqlite', sizes: z, node: process.version, cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, date: new Date().toISOString(), server: getServerRoot() };
   try {
     log(`Parley bench (${info.mode}, ${info.database}) on ${os.cpus().length} CPUs, data in ${dataDir}`);
     const meta = args.pg ? await pgFixture(dataDir, PG_BASE, dbName, z, log) : await sqliteFixture(dataDir, z, log);
@@ -78,7 +80,7 @@ async function main(): Promise<number> {
       // Parley's server idles meanwhile: the bare fan-out server has the machine's cores, as Parley has them later.
       'fanout-ceiling': () => fanoutCeilingScenario(meta, z, log),
       render: () => renderScenario(url, meta, z, log),
-      register: () => registerScenario(url, meta, z, log),
+      register: () => registerScenario(srv, meta, z, log),
       history: () => historyScenario(url, meta, z, log),
       send: () => sendScenario(srv, meta, z, countStored, log),
       delivery: () => deliveryScenario(srv, meta, z, log),

@@ -6,7 +6,20 @@ import { fileURLToPath } from 'node:url';
 
 /** Repository root (dist/bench/… → ../..). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PARLEY = path.join(ROOT, 'bin', 'parley.js');
+
+/**
+ * The checkout whose server the bench runs (`--server DIR`): this one by default, or another
+ * built checkout, so the same scenarios compare two builds. Its `parley create-realm` makes the
+ * schema, so the fixture follows that build's migrations.
+ */
+let serverRoot = ROOT;
+export function useServerRoot(dir: string): void {
+  const bin = path.join(dir, 'bin', 'parley.js');
+  if (!fs.existsSync(bin) || !fs.existsSync(path.join(dir, 'dist', 'src', 'main.js'))) throw new Error(`--server ${dir}: no built checkout there (run tsc in it first)`);
+  serverRoot = path.resolve(dir);
+}
+export const getServerRoot = (): string => serverRoot;
+const parleyBin = () => path.join(serverRoot, 'bin', 'parley.js');
 
 export interface LoopFigures {
   max_stall_ms: number;
@@ -58,7 +71,7 @@ export function fileLimit(pid: number): number {
 
 /** Runs a parley command (create-realm …) and returns its JSON output line. */
 export function parleyCommand(args: string[], env: Record<string, string> = {}): Record<string, any> {
-  const r = spawnSync(process.execPath, [PARLEY, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [parleyBin(), ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
   if (r.status !== 0) throw new Error(`parley ${args[0]} failed: ${r.stderr || r.stdout}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, any>;
 }
@@ -109,10 +122,10 @@ export interface StartOptions {
 /** Starts `parley serve --port 0` on loopback with the loop monitor on and no bootstrap organization. */
 export async function startParley(opts: StartOptions): Promise<ServerProcess> {
   // --expose-gc lets the loop monitor collect garbage before reporting memory.
-  const args = ['--expose-gc', ...(opts.nodeArgs ?? []), PARLEY, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', opts.dataDir];
+  const args = ['--expose-gc', ...(opts.nodeArgs ?? []), parleyBin(), 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', opts.dataDir];
   if (opts.databaseUrl) args.push('--database-url', opts.databaseUrl);
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd: serverRoot,
     env: { ...process.env, PARLEY_BOOTSTRAP: '0', PARLEY_LOOP_MONITOR: '1', ...BENCH_RATE_LIMITS, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -16,10 +16,12 @@ export interface Config {
   externalUrl: string;
   /** Message bus for multi-node deployments: "local" (single process) or nats://host:port. */
   busUrl: string;
-  /** Identifies this process among the nodes sharing a database and bus. */
+  /** Identifies this process among the nodes sharing a database and bus; unique (generated and kept in the data directory when not given). */
   nodeId: string;
   /** Seconds an unpolled event queue survives unless the client asked otherwise. */
   idleQueueTimeoutSecs: number;
+  /** Events an unpolled queue keeps in memory; past that they are rebuilt from the event log when it is polled (PARLEY_MAX_QUEUE_EVENTS). */
+  maxQueueEvents: number;
   /** Seconds of silence after which a waiting long-poll gets a heartbeat. */
   heartbeatSecs: number;
   /** Whether to create a first organization and owner on an empty database. */
@@ -63,6 +65,16 @@ export interface Config {
   nextcloudTalkUrl: string;
   nextcloudTalkUser: string;
   nextcloudTalkPassword: string;
+  /** Webex OAuth integration (PARLEY_WEBEX_CLIENT_ID, PARLEY_WEBEX_CLIENT_SECRET; either empty: off) and the API base (PARLEY_WEBEX_API_URL). */
+  webexClientId: string;
+  webexClientSecret: string;
+  webexApiUrl: string;
+  /** Constructor Groups XAPI (PARLEY_CONSTRUCTOR_GROUPS_URL, e.g. https://example.constructor.app/api/groups/xapi) and its keys (PARLEY_CONSTRUCTOR_GROUPS_ACCESS_KEY, PARLEY_CONSTRUCTOR_GROUPS_SECRET_KEY); any empty: off. */
+  constructorGroupsUrl: string;
+  constructorGroupsAccessKey: string;
+  constructorGroupsSecretKey: string;
+  /** Outgoing-webhook bots may POST to private, loopback and link-local addresses (PARLEY_OUTGOING_WEBHOOKS_ALLOW_PRIVATE=1); off by default (SSRF). */
+  outgoingWebhooksAllowPrivate: boolean;
   /** JWT login per organization subdomain (PARLEY_JWT_KEYS: {"sub": {"key", "algorithms", "audience"?, "issuer"?, "clock_skew_secs"?, "require_exp"?}}); empty: off. */
   jwtKeys: Map<string, JwtKeyConfig>;
   /** Largest avatar image POST /users/me/avatar accepts, in MiB (max_avatar_file_size_mib in /register). */
@@ -77,10 +89,20 @@ export interface Config {
   headersTimeoutMs: number;
   /** Milliseconds a whole request, body included, may take to arrive before a 408 (PARLEY_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs: number;
+  /** Milliseconds a graceful shutdown (SIGTERM) waits for requests under way before it closes (PARLEY_SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
   /** Plain HTTP/1.1 requests served on the socket itself (PARLEY_LEAN_HTTP, default 1); 0: all through Node's server. */
   leanHttp: boolean;
   /** Request rate limits (PARLEY_RATE_LIMIT_*): where they are counted and how many requests each allows. */
   rateLimits: RateLimitConfig;
+  /** Image proxy for external previews (PARLEY_IMAGE_PROXY, default 1); 0 when the server has no outbound network: previews keep their URLs. */
+  imageProxy: boolean;
+  /** Its HMAC key (PARLEY_IMAGE_PROXY_KEY); empty: one generated once and kept in the database for every node. */
+  imageProxyKey: string;
+  /** Let the proxy fetch loopback and private addresses (PARLEY_IMAGE_PROXY_ALLOW_PRIVATE=1; for tests only). */
+  imageProxyAllowPrivate: boolean;
+  /** Largest image the proxy fetches, in MiB (PARLEY_IMAGE_PROXY_MAX_MIB, default 10). */
+  imageProxyMaxMib: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -130,8 +152,10 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     databaseUrl: flags['database-url'] ?? env.PARLEY_DATABASE_URL ?? '',
     externalUrl,
     busUrl: flags['bus-url'] ?? env.PARLEY_BUS_URL ?? 'local',
-    nodeId: flags['node-id'] ?? env.PARLEY_NODE_ID ?? 'n1',
+    // Empty: generated once and kept in the data directory (events/node-id.ts).
+    nodeId: flags['node-id'] ?? env.PARLEY_NODE_ID ?? '',
     idleQueueTimeoutSecs: intFrom(env.PARLEY_IDLE_QUEUE_TIMEOUT_SECS, 600, 'PARLEY_IDLE_QUEUE_TIMEOUT_SECS'),
+    maxQueueEvents: Math.max(1, intFrom(env.PARLEY_MAX_QUEUE_EVENTS, 2000, 'PARLEY_MAX_QUEUE_EVENTS')),
     heartbeatSecs: intFrom(env.PARLEY_HEARTBEAT_SECS, 50, 'PARLEY_HEARTBEAT_SECS'),
     bootstrap: (flags.bootstrap ?? env.PARLEY_BOOTSTRAP ?? '1') !== '0',
     // Off by default, as before: a line per answered long-poll costs a third of delivery's CPU at
@@ -158,6 +182,13 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     nextcloudTalkUrl: (env.PARLEY_NEXTCLOUD_TALK_URL ?? '').replace(/\/+$/, ''),
     nextcloudTalkUser: env.PARLEY_NEXTCLOUD_TALK_USER ?? '',
     nextcloudTalkPassword: env.PARLEY_NEXTCLOUD_TALK_PASSWORD ?? '',
+    webexClientId: env.PARLEY_WEBEX_CLIENT_ID ?? '',
+    webexClientSecret: env.PARLEY_WEBEX_CLIENT_SECRET ?? '',
+    webexApiUrl: (env.PARLEY_WEBEX_API_URL || 'https://webexapis.com/v1').replace(/\/+$/, ''),
+    constructorGroupsUrl: (env.PARLEY_CONSTRUCTOR_GROUPS_URL ?? '').replace(/\/+$/, ''),
+    constructorGroupsAccessKey: env.PARLEY_CONSTRUCTOR_GROUPS_ACCESS_KEY ?? '',
+    constructorGroupsSecretKey: env.PARLEY_CONSTRUCTOR_GROUPS_SECRET_KEY ?? '',
+    outgoingWebhooksAllowPrivate: switchFrom(env.PARLEY_OUTGOING_WEBHOOKS_ALLOW_PRIVATE || undefined, 'PARLEY_OUTGOING_WEBHOOKS_ALLOW_PRIVATE'),
     // Setting a base URL is enough to enable the built-in provider.
     videoProvider: env.PARLEY_VIDEO_PROVIDER ?? (env.PARLEY_VIDEO_BASE_URL ? 'meeting-url' : ''),
     maxFileUploadSizeMib: intFrom(env.PARLEY_MAX_FILE_UPLOAD_SIZE_MIB, 25, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB'),
@@ -166,7 +197,12 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     headersTimeoutMs: Math.max(1, intFrom(env.PARLEY_HEADERS_TIMEOUT_MS, 60_000, 'PARLEY_HEADERS_TIMEOUT_MS')),
     // Node's own default: time enough for the largest upload on a slow link.
     requestTimeoutMs: Math.max(1, intFrom(env.PARLEY_REQUEST_TIMEOUT_MS, 300_000, 'PARLEY_REQUEST_TIMEOUT_MS')),
+    shutdownTimeoutMs: Math.max(0, intFrom(env.PARLEY_SHUTDOWN_TIMEOUT_MS, 10_000, 'PARLEY_SHUTDOWN_TIMEOUT_MS')),
     leanHttp: (env.PARLEY_LEAN_HTTP ?? '1') !== '0',
+    imageProxy: (env.PARLEY_IMAGE_PROXY ?? '1') !== '0',
+    imageProxyKey: env.PARLEY_IMAGE_PROXY_KEY ?? '',
+    imageProxyAllowPrivate: switchFrom(env.PARLEY_IMAGE_PROXY_ALLOW_PRIVATE || undefined, 'PARLEY_IMAGE_PROXY_ALLOW_PRIVATE'),
+    imageProxyMaxMib: Math.max(1, intFrom(env.PARLEY_IMAGE_PROXY_MAX_MIB, 10, 'PARLEY_IMAGE_PROXY_MAX_MIB')),
     rateLimits: {
       store: env.PARLEY_RATE_LIMIT_STORE || 'memory',
       // The original's api_by_user and api_by_ip rules; logins stricter.

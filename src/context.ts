@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Store } from './store/store.js';
 import type { QueueRegistry } from './events/registry.js';
 import type { EventBus } from './events/bus.js';
+import type { EventFeed } from './events/feed.js';
 import type { Caches } from './lib/caches.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { RequestRateLimits } from './lib/request-rate-limits.js';
@@ -10,6 +11,7 @@ import type { Outbox } from './lib/mail/outbox.js';
 import type { SearchIndexer } from './lib/messages/search-indexer.js';
 import type { Logger } from './ops/logger.js';
 import type { OpsCounters } from './ops/counters.js';
+import type { ImageProxy } from './lib/image-proxy/sign.js';
 
 export interface Clock {
   /** Current UNIX time in seconds. */
@@ -21,6 +23,8 @@ export interface AppContext {
   store: Store;
   queues: QueueRegistry;
   bus: EventBus;
+  /** This node's side of the event log: appends, publishes and delivers in order (events/feed.ts). */
+  feed: EventFeed;
   clock: Clock;
   caches: Caches;
   /** Failed password attempts per organization and username. */
@@ -35,6 +39,8 @@ export interface AppContext {
   log: Logger;
   /** Running totals /metrics reports (plain numbers, updated where the work is done). */
   counters: OpsCounters;
+  /** The image proxy previews go through (lib/image-proxy); null or absent when it is off. */
+  imageProxy?: ImageProxy | null;
 }
 
 export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };

@@ -92,6 +92,10 @@ test('PATCH errors and permissions', async () => {
   await expectError(ann.patch(`bots/${bot.user_id}`, { role: 250 }), 'Invalid role');
   // Roles are administrators' to give, as for people.
   await expectError(ann.patch(`bots/${bot.user_id}`, { role: 300 }), 'Must be an organization administrator');
+  // A refused role leaves the rest of the request undone too.
+  await expectError(ann.patch(`bots/${bot.user_id}`, { full_name: 'Half done', role: 300 }), 'Must be an organization administrator');
+  await expectError(ada.patch(`bots/${bot.user_id}`, { full_name: 'Half done', role: 100 }), 'Must be an organization owner');
+  assert.notEqual((await ada.ok('GET', `users/${bot.user_id}`)).user.full_name, 'Half done');
   await ada.ok('PATCH', `bots/${bot.user_id}`, { role: 300 });
   assert.equal((await ada.ok('GET', `users/${bot.user_id}`)).user.role, 300);
   // Another organization's administrator cannot reach the bot.

@@ -98,6 +98,20 @@ test('PATCH /streams/{id}: rename, description, privacy and permissions; refusal
   assert.equal((await ben.get(`streams/${id}`)).body.msg, 'Invalid channel ID');
   const noHistory = await ann.patch(`streams/${id}`, { is_private: false, history_public_to_subscribers: false });
   assert.equal(noHistory.body.msg, 'Invalid parameters');
+  // Protected history needs can_create_topic_group role:everyone at creation too (the reference).
+  const groups = (await admin.ok('GET', 'user_groups')).user_groups as { id: number; name: string }[];
+  const members = groups.find((g) => g.name === 'role:members')!.id;
+  const everyone = groups.find((g) => g.name === 'role:everyone')!.id;
+  const closed = await admin.post('channels/create', { name: 'closed-topics', subscribers: [admin.userId], invite_only: true, can_create_topic_group: members });
+  assert.deepEqual([closed.status, closed.body.msg], [400, 'Invalid parameters']);
+  const viaSubscribe = await admin.post('users/me/subscriptions', { subscriptions: [{ name: 'closed-topics' }], invite_only: true, can_create_topic_group: members });
+  assert.deepEqual([viaSubscribe.status, viaSubscribe.body.msg], [400, 'Invalid parameters']);
+  const open = await admin.ok('POST', 'channels/create', { name: 'closed-topics', subscribers: [admin.userId], invite_only: true, can_create_topic_group: everyone });
+  // A channel already in that state (from before this rule, or an import) can still be renamed and described.
+  const app = s.running.app;
+  const row = await app.store.db.selectFrom('streams').select('permissions').where('id', '=', open.id).executeTakeFirstOrThrow();
+  await app.store.db.updateTable('streams').set({ permissions: JSON.stringify({ ...JSON.parse(row.permissions), can_create_topic_group: members }) }).where('id', '=', open.id).execute();
+  await admin.ok('PATCH', `streams/${open.id}`, { description: 'Still editable' });
   await ann.ok('PATCH', `streams/${id}`, { is_private: false });
   assert.equal((await channel(ben, id)).invite_only, false);
   const spectators = await ann.patch(`streams/${id}`, { is_web_public: true });
@@ -117,6 +131,10 @@ test('DELETE /streams/{id} archives; PATCH is_archived=false unarchives; only ad
   assert.ok(!reg.subscriptions.some((x: any) => x.stream_id === id), 'hidden from clients without archived_channels');
   const archive = await admin.patch(`streams/${id}`, { is_archived: true });
   assert.equal(archive.status, 400);
+  // Nor may PATCH put an archived channel back among the defaults (POST /default_streams refuses it too).
+  const defaulted = await admin.patch(`streams/${id}`, { is_default_stream: true });
+  assert.deepEqual([defaulted.status, defaulted.body.msg], [400, 'Archived channels cannot be made default.']);
+  assert.equal((await admin.post('default_streams', { stream_id: id })).body.msg, 'Archived channels cannot be made default.');
   await admin.ok('PATCH', `streams/${id}`, { is_archived: false });
   assert.equal((await channel(ben, id)).is_archived, false);
   const notArchived = await admin.patch(`streams/${id}`, { is_archived: false });

@@ -1,6 +1,7 @@
 // Events-consistency for channel administration: channel creation and updates, privacy changes,
 // archiving, default channels and channel folders (register state + events = a fresh register).
 import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
 import { checkConsistency } from './helpers/events.js';
 
@@ -66,6 +67,16 @@ test('default_streams: add and remove', async () => {
   await checkConsistency(kim, () => admin.ok('POST', 'default_streams', { stream_id: id }), { expect: ['default_streams'] });
   await checkConsistency(kim, () => admin.ok('DELETE', 'default_streams', { stream_id: id }), { expect: ['default_streams'] });
   await checkConsistency(kim, () => admin.ok('PATCH', `streams/${id}`, { is_default_stream: true }), { expect: ['default_streams'] });
+  // A guest is told of no default channels, and gets no event when they change, as in the original.
+  const guest = await s.user('Gus Events', 600);
+  const events = await checkConsistency(guest, () => admin.ok('DELETE', 'default_streams', { stream_id: id }));
+  assert.deepEqual(events.filter((e) => e.type === 'default_streams'), []);
+  assert.deepEqual((await guest.ok('POST', 'register', { fetch_event_types: ['default_streams'] })).realm_default_streams, []);
+  const membersList = async () => (await kim.ok('POST', 'register', { fetch_event_types: ['default_streams'] })).realm_default_streams as number[];
+  assert.ok(!(await membersList()).includes(id));
+  await admin.ok('POST', 'default_streams', { stream_id: id });
+  assert.deepEqual((await guest.ok('POST', 'register', { fetch_event_types: ['default_streams'] })).realm_default_streams, []);
+  assert.ok((await membersList()).includes(id), 'members still see the list');
 });
 
 test('channel_folder: add, update, archive, reorder, and a channel moved into a folder', async () => {

@@ -1,6 +1,7 @@
 // Events-consistency for scheduled messages and attachments: register state + events = a fresh register.
 import { test, before, after } from 'node:test';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { until } from './helpers/wait.js';
 import { checkConsistency } from './helpers/events.js';
 import { postFiles } from './helpers/multipart.js';
 import type { Clock } from '../src/context.js';
@@ -20,14 +21,6 @@ before(async () => {
 after(async () => {
   await s.close();
 });
-
-async function until(what: string, fn: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + 10000;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 test('scheduled_messages add, update, remove; delivery removes it', async () => {
   let id = 0;

@@ -33,6 +33,23 @@ test('realm op update: name, description and plain settings', async () => {
   await checkConsistency(ann, () => s.owner.ok('PATCH', 'realm', { message_retention_days: 14 }), { expect: ['realm'] });
   const mods = await newChannel(s, 'mods', { inviteOnly: true, subscribers: [s.owner] });
   await checkConsistency(ann, () => admin.ok('PATCH', 'realm', { moderation_request_channel_id: mods.id }), { expect: ['realm'] });
+  // Archiving the moderation request channel turns reporting off, in every user's state.
+  const archived = await checkConsistency(ann, () => s.owner.ok('DELETE', `streams/${mods.id}`), { expect: ['realm'] });
+  assert.deepEqual(archived.filter((e) => e.type === 'realm').map((e) => [e.op, e.property, e.value]), [['update', 'moderation_request_channel_id', -1]]);
+  assert.equal((await ann.ok('POST', 'register', { fetch_event_types: ['realm'] })).realm_moderation_request_channel_id, -1);
+  // So does archiving a channel that two announcement settings name: both become none.
+  const news = await newChannel(s, 'news', { subscribers: [s.owner] });
+  await checkConsistency(ann, () => admin.ok('PATCH', 'realm', { signup_announcements_stream_id: news.id, new_stream_announcements_stream_id: news.id }), { expect: ['realm'] });
+  const archivedNews = await checkConsistency(ann, () => s.owner.ok('DELETE', `streams/${news.id}`), { expect: ['realm'] });
+  assert.deepEqual(
+    archivedNews.filter((e) => e.type === 'realm').map((e) => [e.property, e.value]).sort(),
+    [
+      ['new_stream_announcements_stream_id', -1],
+      ['signup_announcements_stream_id', -1],
+    ],
+  );
+  const state = await ann.ok('POST', 'register', { fetch_event_types: ['realm'] });
+  assert.deepEqual([state.realm_signup_announcements_stream_id, state.realm_new_stream_announcements_stream_id], [-1, -1]);
 });
 
 test('realm op update_dict: message editing and group permission settings', async () => {

@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { postFiles } from './helpers/multipart.js';
 import { uploadEmoji } from './helpers/emoji.js';
+import { uploadAvatar } from './helpers/avatars.js';
 import { runExport } from '../src/export/command.js';
 import { runImport } from '../src/import/command.js';
 import { runCli } from '../src/cli.js';
@@ -49,11 +50,24 @@ async function snapshot(subdomain: string) {
       .replace(/\/user_uploads\/[^"\s)]+\/([^/"\s)]+)/g, '/user_uploads/…/$1')
       .replace(/\/user_avatars\/\d+\/emoji\/images\/[^"]+/g, '/emoji');
   const subs = await db().selectFrom('subscriptions').selectAll().where('stream_id', 'in', streams.map((st) => st.id)).execute();
+  // Settings name groups and channels by ID: replace them by their names.
+  const groupName = new Map((await db().selectFrom('user_groups').select(['id', 'name']).where('realm_id', '=', realm.id).execute()).map((g) => [g.id, g.name]));
+  const realmSettings = Object.fromEntries(
+    Object.entries(JSON.parse(realm.settings) as Record<string, unknown>)
+      .map(([k, v]) => [k, k.endsWith('_group') || k === 'can_create_groups' || k === 'can_manage_all_groups' ? groupName.get(v as number) : k === 'moderation_request_channel_id' ? streamName.get(v as number) : v])
+      .sort(),
+  );
+  const scheduled = await db().selectFrom('scheduled_messages').selectAll().where('realm_id', '=', realm.id).orderBy('scheduled_at').execute();
+  const defaults = await db().selectFrom('realm_user_defaults').select('settings').where('realm_id', '=', realm.id).executeTakeFirst();
   return {
     realm: [realm.name],
+    realmSettings,
+    userDefaults: defaults ? JSON.parse(defaults.settings) : {},
+    userSettings: users.map((u) => [u.full_name, JSON.parse(u.settings), u.avatar_source === 'U']),
+    scheduled: scheduled.map((m) => [name.get(m.user_id), m.kind, m.kind === 'stream' ? streamName.get(m.stream_id!) : (JSON.parse(m.to_user_ids!) as number[]).map((id) => name.get(id)).sort(), m.topic, m.content, neutral(m.rendered_content), m.scheduled_at, m.read_by_sender]),
     users: users.map((u) => [u.full_name, u.delivery_email, u.role, u.is_bot, u.is_active, u.bot_type]),
-    streams: streams.map((st) => [st.name, st.description, st.invite_only, st.is_archived, st.first_message_id !== null]),
-    subscriptions: subs.map((x) => [name.get(x.user_id), streamName.get(x.stream_id), x.active, x.color, x.is_muted]).sort(),
+    streams: streams.map((st) => [st.name, st.description, st.invite_only, st.history_public_to_subscribers, st.message_retention_days, st.is_archived, st.first_message_id !== null]),
+    subscriptions: subs.map((x) => [name.get(x.user_id), streamName.get(x.stream_id), x.active, x.color, x.is_muted, x.desktop_notifications, x.push_notifications, x.wildcard_mentions_notify]).sort(),
     messages: messages.map((m) => ({
       sender: name.get(m.sender_id),
       to: m.stream_id !== null ? streamName.get(m.stream_id) : dmNames.get(m.recipient_id),
@@ -89,7 +103,7 @@ test('a Parley export imports into Parley with identical counts and content; fil
   const cat = await s.user('Cat Stevens', 600, { realm, host });
   const annMe = await ann.ok('GET', 'users/me');
   await ann.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'design', description: 'Design talk' }], principals: [ann.userId, bob.userId] });
-  await ann.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'secret' }], principals: [ann.userId, bob.userId, cat.userId], invite_only: true });
+  await ann.ok('POST', 'users/me/subscriptions', { subscriptions: [{ name: 'secret' }], principals: [ann.userId, bob.userId, cat.userId], invite_only: true, history_public_to_subscribers: false });
   await uploadEmoji(ann, 'party_parrot', await sharp({ create: { width: 8, height: 8, channels: 4, background: '#f00' } }).png().toBuffer());
   const up = await postFiles(bob, 'user_uploads', [{ data: Buffer.from('meeting notes\n'), filename: 'notes.txt', contentType: 'text/plain' }]);
   assert.equal(up.status, 200);
@@ -110,6 +124,19 @@ test('a Parley export imports into Parley with identical counts and content; fil
   await bob.ok('POST', 'drafts', { drafts: [{ type: 'stream', to: [(await bob.ok('GET', 'get_stream_id', { stream: 'design' })).stream_id], topic: 'later', content: 'draft text' }] });
   await bob.ok('POST', 'user_topics', { stream_id: (await bob.ok('GET', 'get_stream_id', { stream: 'design' })).stream_id, topic: 'colours', visibility_policy: 1 });
   assert.equal(annMe.role, 100);
+  // Settings, an uploaded avatar and scheduled messages go out and come back too.
+  const admins = (await db().selectFrom('user_groups').select('id').where('realm_id', '=', realm.id).where('name', '=', 'role:administrators').executeTakeFirstOrThrow()).id;
+  const secretId = (await ann.ok('GET', 'get_stream_id', { stream: 'secret' })).stream_id;
+  const designId = (await ann.ok('GET', 'get_stream_id', { stream: 'design' })).stream_id;
+  await ann.ok('PATCH', 'realm', { message_content_edit_limit_seconds: JSON.stringify(3600), invite_required: true, digest_weekday: 4, can_invite_users_group: JSON.stringify({ new: admins }), moderation_request_channel_id: secretId });
+  await ann.ok('PATCH', 'realm/user_settings_defaults', { twenty_four_hour_time: true, emojiset: 'text' });
+  await bob.ok('PATCH', 'settings', { enter_sends: true, web_font_size_px: 18, default_language: 'de' });
+  await bob.ok('POST', 'users/me/subscriptions/properties', { subscription_data: JSON.stringify([{ stream_id: designId, property: 'desktop_notifications', value: true }, { stream_id: designId, property: 'push_notifications', value: false }]) });
+  await uploadAvatar(bob, await sharp({ create: { width: 40, height: 40, channels: 3, background: '#0a0' } }).png().toBuffer());
+  const later = Math.floor(Date.now() / 1000) + 86400;
+  await ann.ok('POST', 'scheduled_messages', { type: 'stream', to: designId, topic: 'tomorrow', content: 'good morning @**Bob Builder**', scheduled_delivery_timestamp: later });
+  await bob.ok('POST', 'scheduled_messages', { type: 'direct', to: JSON.stringify([ann.userId]), content: 'later, just us', scheduled_delivery_timestamp: later + 60 });
+  await cat.ok('POST', 'scheduled_messages', { type: 'direct', to: JSON.stringify([ann.userId, bob.userId]), content: 'a group that has not talked yet', scheduled_delivery_timestamp: later + 120 });
 
   const archive = path.join(tmp, 'source.tar.gz');
   const exported = await runExport(s.running.app, 'source', archive);
@@ -123,6 +150,12 @@ test('a Parley export imports into Parley with identical counts and content; fil
     assert.ok(Array.isArray(realmJson[table]), table);
   }
   assert.ok(realmJson.zerver_userprofile.every((u: any) => u.is_bot || u.api_key === undefined), "people's API keys stay out of the export");
+  assert.equal(realmJson.zerver_scheduledmessage.length, 3);
+  assert.equal(realmJson.zerver_realm[0].invite_required, true);
+  assert.equal(realmJson.zerver_userprofile.find((u: any) => u.id === bob.userId).enter_sends, true);
+  const avatars = JSON.parse(fs.readFileSync(path.join(dir, 'avatars', 'records.json'), 'utf8')) as { path: string; user_profile_id: number }[];
+  assert.deepEqual(avatars.map((r) => r.path.replace(/[0-9a-f]{40}/, 'HASH')).sort(), [`${realm.id}/HASH-medium.png`, `${realm.id}/HASH.original`, `${realm.id}/HASH.png`]);
+  assert.ok(avatars.every((r) => r.user_profile_id === bob.userId && fs.existsSync(path.join(dir, 'avatars', r.path))));
 
   const imported = await runImport(s.running.app, { format: 'zulip', path: archive, subdomain: 'copy', name: realm.name });
   assert.equal(imported.messages + imported.direct_messages, 6);

@@ -89,3 +89,34 @@ test('resend: a fresh link mailed again; the old one stops working; only the inv
   r = await anon('POST', 'invites/accept', { key: second, full_name: 'Re Sent', password: 'a-good-password' });
   assert.equal(r.status, 200);
 });
+
+test('GET /invites lists reusable links with their URL; revoking either kind removes it from the list', async () => {
+  const ned = await s.user('Ned Linker');
+  // Let members create links, so a non-administrator's own link can be checked.
+  const members = (await s.owner.ok('GET', 'user_groups')).user_groups.find((g: any) => g.name === 'role:members').id;
+  await s.owner.ok('PATCH', 'realm', { create_multiuse_invite_group: JSON.stringify({ new: members }) });
+  const { invite_link: adaLink } = await ada.ok('POST', 'invites/multiuse', { invite_as: 400, invite_expires_in_minutes: 60 });
+  const { invite_link: nedLink } = await ned.ok('POST', 'invites/multiuse', { invite_as: 600, invite_expires_in_minutes: null });
+  await ned.ok('POST', 'invites', { invitee_emails: 'ned.mail@example.com', stream_ids: [] });
+
+  const nedList = (await ned.ok('GET', 'invites')).invites as any[];
+  assert.deepEqual(nedList.map((i) => [i.is_multiuse, i.email ?? i.link_url]), [[false, 'ned.mail@example.com'], [true, nedLink]]);
+  const nedLinkInvite = nedList.find((i) => i.is_multiuse);
+  assert.deepEqual(Object.keys(nedLinkInvite).sort(), ['expiry_date', 'id', 'invited', 'invited_as', 'invited_by_user_id', 'is_multiuse', 'link_url']);
+  assert.deepEqual([nedLinkInvite.invited_by_user_id, nedLinkInvite.invited_as, nedLinkInvite.expiry_date], [ned.userId, 600, null]);
+  const adaList = (await ada.ok('GET', 'invites')).invites as any[];
+  const adaLinkInvite = adaList.find((i) => i.link_url === adaLink);
+  assert.ok(adaLinkInvite.expiry_date - adaLinkInvite.invited <= 3600 && adaLinkInvite.expiry_date > adaLinkInvite.invited);
+  assert.ok(adaList.some((i) => i.link_url === nedLink), 'administrators see every link');
+  assert.equal((await mia.ok('GET', 'invites')).invites.some((i: any) => i.is_multiuse), false, 'members see only their own');
+
+  // Revoking each kind through its own route; the list then leaves it out.
+  const mail = nedList.find((i) => !i.is_multiuse);
+  await ned.ok('DELETE', `invites/${mail.id}`);
+  await ned.ok('DELETE', `invites/multiuse/${nedLinkInvite.id}`);
+  assert.deepEqual((await ned.ok('GET', 'invites')).invites, []);
+  await ada.ok('DELETE', `invites/multiuse/${adaLinkInvite.id}`);
+  assert.equal((await ada.ok('GET', 'invites')).invites.some((i: any) => i.is_multiuse), false);
+  const admins = (await s.owner.ok('GET', 'user_groups')).user_groups.find((g: any) => g.name === 'role:administrators').id;
+  await s.owner.ok('PATCH', 'realm', { create_multiuse_invite_group: JSON.stringify({ new: admins }) });
+});

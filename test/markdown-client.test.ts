@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { createHmac } from 'node:crypto';
 import { renderContextFrom, renderMessage } from '../src/lib/markdown/index.js';
 import { CODE_CASES, type ClientCase } from './markdown-client-cases.js';
 
@@ -29,14 +30,16 @@ test('hl_lines only counts when the first line marks the language, and a malform
 
 const CORPUS = new URL('../../../shared/reference/markdown_test_cases.json', import.meta.url);
 /** Corpus cases rendered byte for byte as the original (not only equal after normalizing) when this floor was set. */
-const BYTE_EXACT_FLOOR = 164;
+const BYTE_EXACT_FLOOR = 179;
+/** The original's test settings' image proxy (CAMO_URI, CAMO_KEY "dummy"), which signed its video cases. */
+const CORPUS_CAMO = { uri: 'https://external-content.zulipcdn.net/external_content/', key: 'dummy' };
 
 test('the original corpus, byte for byte: code escapes, KaTeX styles and annotations as the original writes them', (t) => {
   if (!fs.existsSync(CORPUS)) return t.skip('../shared/reference is absent');
   const corpus = JSON.parse(fs.readFileSync(CORPUS, 'utf8')) as { regular_tests: (ClientCase & { translate_emoticons?: boolean })[] };
   let exact = 0;
   for (const c of corpus.regular_tests) {
-    const own = renderContextFrom([], { realmUrl: 'http://zulip.testserver', translateEmoticons: c.translate_emoticons === true });
+    const own = renderContextFrom([], { realmUrl: 'http://zulip.testserver', translateEmoticons: c.translate_emoticons === true, camo: CORPUS_CAMO });
     if (renderMessage(c.input, own).html === c.expected_output) exact++;
   }
   console.log(`Markdown corpus byte for byte: ${exact}/${corpus.regular_tests.length}`);
@@ -111,5 +114,33 @@ test('lexer habits: Java attributes and bracket operators, C preprocessor lines,
   assert.match(java, /<span class="n">System<\/span><span class="p">\.<\/span><span class="na">out<\/span><span class="p">\.<\/span><span class="na">x<\/span>/);
   assert.match(renderMessage('```c\n#include <stdio.h>\n```', ctx).html, /<span class="cp">#include<\/span><span class="w"> <\/span><span class="cpf">&lt;stdio.h&gt;<\/span>/);
   assert.match(renderMessage('```ts\nlet n: number = 1;\n```', ctx).html, /<span class="kd">let<\/span><span class="w"> <\/span><span class="nx">n<\/span><span class="o">:<\/span><span class="w"> <\/span><span class="kt">number<\/span>/);
-  assert.match(renderMessage("```js\nconst s = 'a';\n```", ctx).html, /<span class="s1">&#39;a&#39;<\/span>/);
+  // A block with a named language is re-serialized by the original (lxml): quotes stay plain there.
+  assert.match(renderMessage("```js\nconst s = 'a';\n```", ctx).html, /<span class="s1">'a'<\/span>/);
+});
+
+test('quotes: escaped in a block without a language (Pygments), plain in one with data-code-language (lxml)', () => {
+  assert.equal(renderMessage('```\nsay("it\'s")\n```', ctx).html, '<div class="codehilite"><pre><span></span><code>say(&quot;it&#39;s&quot;)\n</code></pre></div>');
+  assert.match(renderMessage('```python\nsay("it\'s")\n```', ctx).html, /<span class="s2">"it's"<\/span>/);
+  // PHP is lexed with startinline: an opening tag is operator and name, not one preprocessor token.
+  assert.match(renderMessage('```php\n<?php\n$a = 1;\n```', ctx).html, /^<div class="codehilite" data-code-language="PHP"><pre><span><\/span><code><span class="o">&lt;\?<\/span><span class="nx">php<\/span>\n/);
+});
+
+test('whitespace as the original keeps it: trailing spaces, indented continuation lines, tight nested lists', () => {
+  assert.equal(renderMessage('test  ', ctx).html, '<p>test  </p>');
+  assert.equal(renderMessage('a\n  b', ctx).html, '<p>a<br>\n  b</p>');
+  assert.equal(renderMessage('* a\n  more', ctx).html, '<ul>\n<li>a<br>\n  more</li>\n</ul>');
+  assert.equal(renderMessage('* a \n  * b', ctx).html, '<ul>\n<li>a <ul>\n<li>b</li>\n</ul>\n</li>\n</ul>');
+  assert.equal(
+    renderMessage('* x http://example.com/a.png', ctx).html,
+    '<ul>\n<li>x <a href="http://example.com/a.png">http://example.com/a.png</a><div class="message_inline_image"><a href="http://example.com/a.png"><img data-src-fullsize="/thumbnail?url=http%3A%2F%2Fexample.com%2Fa.png&amp;size=full" src="/thumbnail?url=http%3A%2F%2Fexample.com%2Fa.png&amp;size=thumbnail"></a></div></li>\n</ul>',
+  );
+});
+
+test('video previews go through the image proxy in the original\'s camo form when the server has one', () => {
+  const url = 'https://example.com/v.mp4';
+  const camo = { uri: '/external_content/', key: 'k' };
+  const html = renderMessage(url, renderContextFrom([], { realmUrl: 'http://zulip.testserver', camo })).html;
+  const digest = createHmac('sha1', 'k').update(url).digest('hex');
+  assert.match(html, new RegExp(`src="/external_content/${digest}/${Buffer.from(url).toString('hex')}"`));
+  assert.match(renderMessage(url, ctx).html, /src="https:\/\/example\.com\/v\.mp4"/);
 });

@@ -53,6 +53,16 @@ test('read_receipts: readers who share it, never the sender; the organization ca
   // Cal stops sharing read receipts.
   await cal.ok('PATCH', 'settings', { send_read_receipts: false });
   assert.deepEqual((await ben.ok('GET', `messages/${id}/read_receipts`)).user_ids, [ben.userId]);
+  // Users the caller muted, and users who muted the caller, are left out (the reference, FL 143).
+  await cal.ok('PATCH', 'settings', { send_read_receipts: true });
+  await ann.ok('POST', `users/me/muted_users/${ben.userId}`);
+  assert.deepEqual((await ann.ok('GET', `messages/${id}/read_receipts`)).user_ids, [cal.userId]);
+  await ann.ok('DELETE', `users/me/muted_users/${ben.userId}`);
+  await cal.ok('POST', `users/me/muted_users/${ben.userId}`);
+  assert.deepEqual((await ben.ok('GET', `messages/${id}/read_receipts`)).user_ids, [ben.userId]);
+  assert.deepEqual((await ann.ok('GET', `messages/${id}/read_receipts`)).user_ids, [ben.userId, cal.userId]);
+  await cal.ok('DELETE', `users/me/muted_users/${ben.userId}`);
+  await cal.ok('PATCH', 'settings', { send_read_receipts: false });
   // A message the caller cannot see, and a bad ID.
   const secret = await newChannel(s, 'receipts-secret', { inviteOnly: true, subscribers: [ben] });
   const hidden = await send(ben, { type: 'stream', to: secret.name, topic: 't', content: 'x' });

@@ -19,7 +19,8 @@ const received: { body: any; type: string }[] = [];
 const answers: { status: number; body: string }[] = [];
 
 before(async () => {
-  s = await startTestServer();
+  // The receiver listens on loopback, which outgoing webhooks may reach only when the operator allows it.
+  s = await startTestServer({ env: { PARLEY_OUTGOING_WEBHOOKS_ALLOW_PRIVATE: '1' } });
   ann = await s.user('Ann Hooker');
   ben = await s.user('Ben Bystander');
   channelId = (await newChannel(s, 'hooks', { subscribers: [ann, ben] })).id;

@@ -4,6 +4,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
 import { checkConsistency } from './helpers/events.js';
+import { queueFor } from './helpers/messages.js';
+import { limitAccessToMembers } from './helpers/people.js';
 
 let s: TestServer;
 let ann: Client;
@@ -88,4 +90,19 @@ test('PATCH and DELETE /realm/profile_fields/{id}: administrators edit and remov
   await checkConsistency(ben, () => s.owner.ok('DELETE', `realm/profile_fields/${team}`), { expect: ['custom_profile_fields'] });
   assert.equal((await profile(ben, ann.userId))[String(team)], undefined);
   assert.equal((await s.owner.delete(`realm/profile_fields/${team}`)).body.msg, `Field id ${team} not found.`);
+});
+
+// Last: it limits who may see whom for the rest of the file.
+test('a restricted guest hears no profile changes of a user they may not access', async () => {
+  const gus = await s.user('Gus Profile', 600);
+  await limitAccessToMembers(s);
+  const [qGus, qBen] = [await queueFor(gus, { event_types: ['realm_user'] }), await queueFor(ben, { event_types: ['realm_user'] })];
+  await ann.ok('PATCH', 'users/me/profile_data', { data: [{ id: phone, value: 'secret number' }] });
+  assert.equal((await qBen.events()).length, 1);
+  assert.deepEqual(await qGus.events(), []);
+  await s.owner.ok('PATCH', `users/${ann.userId}`, { full_name: 'Ann Renamed', profile_data: [{ id: phone, value: 'another' }] });
+  assert.equal((await qBen.events()).length, 2);
+  assert.deepEqual(await qGus.events(), [], 'nor an administrator\'s change of that user');
+  await s.owner.ok('PATCH', `users/${gus.userId}`, { full_name: 'Gus Renamed' });
+  assert.equal((await qGus.events())[0].person.full_name, 'Gus Renamed', 'their own change still reaches them');
 });

@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { until } from './helpers/wait.js';
 import { newChannel, queueFor } from './helpers/messages.js';
 import type { Clock } from '../src/context.js';
 
@@ -25,16 +26,6 @@ const send = async (c: Client, params: Record<string, unknown>) => (await c.ok('
 async function botMessages(c: Client): Promise<Record<string, any>[]> {
   const r = await c.ok('GET', 'messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }] });
   return (r.messages as Record<string, any>[]).filter((m) => m.sender_email === 'notification.system@localhost');
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 test('validation: required parameters, future time, visible message, note limits', async () => {

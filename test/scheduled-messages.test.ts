@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { until } from './helpers/wait.js';
 import { newChannel, queueFor } from './helpers/messages.js';
 import type { Clock } from '../src/context.js';
 
@@ -21,16 +22,6 @@ before(async () => {
 after(async () => {
   await s.close();
 });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 10000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function topicMessages(c: Client, topic: string): Promise<Record<string, any>[]> {
   const r = await c.ok('GET', 'messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow: [{ operator: 'channel', operand: general }, { operator: 'topic', operand: topic }] });

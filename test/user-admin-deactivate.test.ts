@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { drainEvents } from './helpers/events.js';
+import { MODERN_CAPABILITIES, checkConsistency, drainEvents } from './helpers/events.js';
+import { limitAccessToMembers } from './helpers/people.js';
 import { newChannel } from './helpers/messages.js';
 
 let s: TestServer;
@@ -147,6 +148,15 @@ test('reactivation: is_active true event, the key works again; errors', async ()
   const events = await drainEvents(member, q.queue_id);
   assert.ok(events.some((e) => e.type === 'realm_user' && e.person.user_id === u.userId && e.person.is_active === true));
   assert.equal((await u.get('users/me')).status, 200);
+  // Group events name only groups clients know: a group's creator is also in its anonymous can_manage_group.
+  await u.ok('POST', 'user_groups/create', { name: 'Re Actives', description: '', members: [u.userId] });
+  await admin.ok('DELETE', `users/${u.userId}`);
+  const gq = await member.ok('POST', 'register', { event_types: ['user_group'], fetch_event_types: ['realm_user_groups'] });
+  await admin.ok('POST', `users/${u.userId}/reactivate`);
+  const known = new Set((gq.realm_user_groups as { id: number }[]).map((g) => g.id));
+  const groupEvents = (await drainEvents(member, gq.queue_id)).filter((e) => e.type === 'user_group');
+  assert.ok(groupEvents.length > 0);
+  for (const e of groupEvents) assert.ok(known.has(e.group_id), `user_group ${e.op} names group ${e.group_id}, which no client has`);
   r = await admin.post(`users/${u.userId}/reactivate`);
   assert.deepEqual([r.status, r.body.msg], [400, 'User is already active']);
   r = await admin.post('users/999999/reactivate');
@@ -162,4 +172,18 @@ test('reactivation: is_active true event, the key works again; errors', async ()
   await admin.ok('POST', `users/${bot.user_id}/reactivate`);
   const botEvents = await drainEvents(admin, aq.queue_id);
   assert.ok(botEvents.some((e) => e.type === 'realm_bot' && e.op === 'add' && e.bot.user_id === bot.user_id));
+});
+
+// Last: it limits who may see whom for the rest of the file.
+test('a restricted guest who may not access the user keeps a consistent state through deactivation and reactivation', async () => {
+  await limitAccessToMembers(s);
+  const gus = await s.user('Gus Restricted', 600);
+  const vic = await s.user('Vic Hidden');
+  await vic.ok('POST', 'user_groups/create', { name: 'Vic Team', description: '', members: [vic.userId] });
+  for (const register of [{}, { client_capabilities: { ...MODERN_CAPABILITIES, user_list_incomplete: true } }]) {
+    const down = await checkConsistency(gus, () => admin.ok('DELETE', `users/${vic.userId}`, { actions: JSON.stringify({ delete_profile: false }) }), { register });
+    assert.ok(!down.some((e) => e.type === 'realm_user' && e.person.user_id === vic.userId), 'nothing about a user the guest may not access');
+    await checkConsistency(gus, () => admin.ok('POST', `users/${vic.userId}/reactivate`), { register });
+  }
+  await checkConsistency(gus, () => admin.ok('DELETE', `users/${vic.userId}`, { actions: JSON.stringify({ delete_profile: true }) }));
 });

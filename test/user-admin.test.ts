@@ -2,7 +2,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { drainEvents } from './helpers/events.js';
+import { MODERN_CAPABILITIES, checkConsistency, drainEvents } from './helpers/events.js';
+import { limitAccessToMembers } from './helpers/people.js';
 
 let s: TestServer;
 let admin: Client;
@@ -167,4 +168,18 @@ test('API-created users: date_joined moves to the first login', async () => {
   assert.ok(Date.parse(afterLogin) >= Math.floor(now / 1000) * 1000);
   await s.owner.ok('POST', 'fetch_api_key', { username: 'late.joiner@example.com', password: 'late-password' }, { auth: null });
   assert.equal((await getUser(created.user_id)).date_joined, afterLogin);
+});
+
+// Last: it limits who may see whom for the rest of the file.
+test('a role change that moves a user across can_access_all_users_group updates their user list', async () => {
+  await limitAccessToMembers(s);
+  const gil = await s.user('Gil Promoted', 600);
+  await s.user('Una Unshared');
+  const withPlaceholders = { client_capabilities: { ...MODERN_CAPABILITIES, user_list_incomplete: false } };
+  const up = await checkConsistency(gil, () => admin.ok('PATCH', `users/${gil.userId}`, { role: 400 }), { expect: ['realm_user'] });
+  assert.ok(up.some((e) => e.type === 'realm_user' && e.op === 'add'), 'the users a member may access arrive');
+  const down = await checkConsistency(gil, () => admin.ok('PATCH', `users/${gil.userId}`, { role: 600 }), { expect: ['realm_user'], register: withPlaceholders });
+  assert.ok(down.some((e) => e.type === 'realm_user' && e.op === 'remove'), 'and leave again when they become a guest');
+  await checkConsistency(gil, () => admin.ok('PATCH', `users/${gil.userId}`, { role: 400 }), { expect: ['realm_user'], register: withPlaceholders });
+  await checkConsistency(gil, () => admin.ok('PATCH', `users/${gil.userId}`, { role: 600 }), { expect: ['realm_user'] });
 });

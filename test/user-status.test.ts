@@ -65,6 +65,10 @@ test('administrators set other users\' statuses; others may not', async () => {
   await expectError(ann.post(`users/${ben.userId}/status`, { status_text: 'x' }), 'Insufficient permission');
   await expectError(ada.post('users/999999/status', { status_text: 'x' }), 'No such user');
   await ann.ok('POST', `users/${ann.userId}/status`, { status_text: 'own, by ID' });
+  // A deactivated user's status cannot be set: no event would match what register shows.
+  const gone = await s.user('Gone Status');
+  await ada.ok('DELETE', `users/${gone.userId}`);
+  await expectError(ada.post(`users/${gone.userId}/status`, { status_text: 'x' }), 'User is deactivated');
 });
 
 test('GET: unknown, other organization and inaccessible users are "No such user"', async () => {

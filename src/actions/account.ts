@@ -18,6 +18,9 @@ import { dropInaccessibleRecipients } from '../lib/user-access.js';
 export const EMAIL_CHANGE_VALIDITY_SECS = 24 * 3600;
 /** Shorter passwords are refused as too weak (the original's minimum length). */
 export const MIN_PASSWORD_LENGTH = 6;
+/** Longer passwords are refused (the original's maximum; register's password_max_length). */
+export const MAX_PASSWORD_LENGTH = 100;
+export const passwordTooLong = (p: string): boolean => [...p].length > MAX_PASSWORD_LENGTH;
 
 const activeViewers = (tx: Tx, realmId: number) => tx.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realmId).where('is_active', '=', 1).execute();
 
@@ -50,6 +53,7 @@ export async function doChangePassword(app: AppContext, realm: Realm, user: User
     throw badRequest('Wrong password!');
   }
   if ([...newPassword].length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
+  if (passwordTooLong(newPassword)) throw badRequest('Password is too long.');
   // Hashing is slow: done before the transaction, as when creating users.
   const hash = await hashPassword(newPassword);
   await app.store.write((tx) => tx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute());

@@ -9,7 +9,8 @@ import { accessBot, botAdminAudience, botConfigs, NO_BOT_CONFIG } from '../lib/b
 import { presentBot } from '../presenters/bot.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 import { checkFullName } from './users.js';
-import { doUpdateUser } from './user-admin.js';
+import { doUpdateUser, mustBeAdmin, mustBeOwner } from './user-admin.js';
+import { Role, isAdminRole } from '../models/roles.js';
 import { setUserActive } from './user-active.js';
 
 export interface BotChanges {
@@ -35,6 +36,11 @@ async function channelId(tx: Tx, actor: User, name: string | null | undefined): 
 export async function doUpdateBot(app: AppContext, realm: Realm, actor: User, botId: number, c: BotChanges): Promise<void> {
   const { result, stamp } = await app.store.write(async (tx) => {
     const bot = await accessBot(tx, realm, actor, botId);
+    // The role is changed after this commits: its refusals come first, so a refused request changes nothing.
+    if (c.role !== undefined) {
+      if (!isAdminRole(actor.role)) throw mustBeAdmin();
+      if (c.role !== bot.role && (c.role === Role.OWNER || bot.role === Role.OWNER) && actor.role !== Role.OWNER) throw mustBeOwner();
+    }
     const events: Outgoing[] = [];
     const everyone = await activeIds(tx, realm.id);
     const set: Partial<User> = {};

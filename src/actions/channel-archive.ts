@@ -10,7 +10,9 @@ import { streamDicts } from '../lib/streams/dicts.js';
 import { subscribersByStream } from '../lib/streams/subscribers.js';
 import { notificationDefaults, presentSubscription } from '../presenters/subscription.js';
 import { effectiveUserSettings } from '../models/user-settings.js';
-import { publishCommitted, type Outgoing } from '../events/publish.js';
+import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { activeUserIds } from '../lib/users.js';
+import { REALM_SETTING_PROPS } from '../models/realm-setting-props.js';
 import type { EventBody } from '../events/types.js';
 import { defaultStreamsEvent, setDefaultStream } from './default-streams.js';
 
@@ -41,9 +43,34 @@ export async function doArchiveChannel(app: AppContext, realm: Realm, actor: Use
     events.push(recentlyActive(users, stream, false));
     // An archived channel is no one's default channel.
     if (await setDefaultStream(tx, realm.id, stream.id, false)) events.push(await defaultStreamsEvent(tx, realm.id));
+    events.push(...(await dropChannelSettings(tx, realm.id, stream.id)));
     return events;
   });
+  // Every node re-reads the organization row when a channel setting was reset.
+  if (events.some((o) => o.event.type === 'realm')) app.caches.realmChanged(realm.id);
   publishCommitted(app, realm.id, stamp, events);
+}
+
+/** The organization settings that name a channel (moderation requests, the announcement channels). */
+const CHANNEL_SETTINGS = Object.entries(REALM_SETTING_PROPS)
+  .filter(([, prop]) => prop.kind === 'channel')
+  .map(([name]) => name);
+
+/**
+ * Nothing can be posted to an archived channel: as the original, archiving one that an
+ * organization setting names (the moderation request channel, an announcement channel) sets that
+ * setting to none (-1), with the realm update every user's state needs.
+ */
+async function dropChannelSettings(tx: Tx, realmId: number, streamId: number): Promise<Outgoing[]> {
+  const row = await tx.selectFrom('realms').select('settings').where('id', '=', realmId).executeTakeFirstOrThrow();
+  const overrides = JSON.parse(row.settings || '{}') as Record<string, unknown>;
+  const dropped = CHANNEL_SETTINGS.filter((name) => overrides[name] === streamId);
+  if (dropped.length === 0) return [];
+  // -1 is the default: only overrides are stored.
+  for (const name of dropped) delete overrides[name];
+  await tx.updateTable('realms').set({ settings: JSON.stringify(overrides) }).where('id', '=', realmId).execute();
+  const users = await activeUserIds(tx, realmId);
+  return dropped.map((property) => to(users, { type: 'realm', op: 'update', property, value: -1 }));
 }
 
 /**

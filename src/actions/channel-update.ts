@@ -105,7 +105,10 @@ export async function doUpdateChannel(app: AppContext, realm: Realm, actor: User
       stream = { ...stream, permissions: JSON.stringify(permissions) };
       update(setting, normalizeSettingValue(await groupSettingValue(tx, groupId)));
     }
-    await checkProtectedHistory(tx, stream, u);
+    // Only a change to privacy, history or topic creation can break the rule: other edits pass.
+    if (u.isPrivate !== undefined || u.isWebPublic !== undefined || u.historyPublicToSubscribers !== undefined || u.groupSettings.can_create_topic_group !== undefined) {
+      await checkProtectedHistory(tx, stream, u);
+    }
     const sendAfter = (await streamDicts(tx, [stream])).get(stream.id)!;
     // The legacy posting policy fields follow can_send_message_group.
     for (const legacy of ['stream_post_policy', 'is_announcement_only']) {
@@ -121,6 +124,8 @@ export async function doUpdateChannel(app: AppContext, realm: Realm, actor: User
     if (u.isDefaultStream !== undefined) {
       if (actor.role > Role.ADMINISTRATOR) throw badRequest('Must be an organization administrator');
       if (u.isDefaultStream && stream.invite_only) throw badRequest('Private channels cannot be made default.');
+      // As POST /default_streams: archiving takes a channel out of the defaults, so an archived one cannot go back in.
+      if (u.isDefaultStream && stream.is_archived) throw badRequest('Archived channels cannot be made default.');
       if (await setDefaultStream(tx, realm.id, stream.id, u.isDefaultStream)) events.push(await defaultStreamsEvent(tx, realm.id));
     } else if (stream.invite_only && !original.invite_only && (await setDefaultStream(tx, realm.id, stream.id, false))) {
       // A channel made private stops being a default channel.

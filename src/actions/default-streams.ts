@@ -4,14 +4,15 @@ import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
-import { activeUserIds } from '../lib/users.js';
 import { accessStreamById } from '../lib/streams/access.js';
 import { defaultStreamIds } from '../lib/streams/administer.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 
-/** The default_streams event with the organization's whole list, for every active user. */
+/** The default_streams event with the organization's whole list, for every active user but guests. */
 export async function defaultStreamsEvent(tx: Tx, realmId: number): Promise<Outgoing> {
-  return to(await activeUserIds(tx, realmId), { type: 'default_streams', default_streams: await defaultStreamIds(tx, realmId) });
+  // Not to guests, whose state lists none (lib/state/channel-admin.ts).
+  const users = await tx.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).where('role', '!=', Role.GUEST).execute();
+  return to(users.map((u) => u.id), { type: 'default_streams', default_streams: await defaultStreamIds(tx, realmId) });
 }
 
 /** Adds or removes one channel; an unchanged list sends no event. Checks are the caller's. */

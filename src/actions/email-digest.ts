@@ -109,7 +109,7 @@ async function sendDigest(app: AppContext, realm: Realm, user: User, now: number
   if (!topics.length && !newChannels.length) return false;
   const { result: token } = await app.store.write((tx) => unsubscribeToken(tx, user.id, 'digest'));
   const unsub = unsubscribeUrl(base, 'digest', token);
-  const mail = composeDigest({
+  const mail = await composeDigest({
     realmName: realm.name,
     realmUrl: base,
     topics: topics.map(({ senderSet: _s, ...t }) => t),

@@ -1,4 +1,4 @@
-// Missed-message emails: claims each user's due batch (exactly once across nodes), checks it again, sends one email.
+// Missed-message emails: claims each user's due batch across nodes, checks it again, records it, sends it, completes it.
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { User } from '../store/schema.js';
@@ -10,6 +10,8 @@ import { OFFLINE_THRESHOLD_SECS } from '../lib/presence.js';
 import { VisibilityPolicy } from '../lib/topics/visibility.js';
 import { dmParticipantsByRecipient } from '../lib/messages/recipients.js';
 import { composeMissedEmail, type MissedConversation } from '../lib/mail/missed-message.js';
+import type { MailMessage } from '../lib/mail/outbox.js';
+import { hasLiveQueue } from '../lib/mail/live-queues.js';
 import type { Trigger } from '../lib/mail/pending.js';
 import { gatewayDomain, newReplyAddress, realmBaseUrl, UNSUBSCRIBE_KINDS, unsubscribeToken, unsubscribeUrl, type UnsubscribeKind } from '../lib/mail/tokens.js';
 
@@ -27,29 +29,34 @@ interface PendingRow {
 const unclaimed = (now: number) => (eb: any) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]);
 
 /**
- * One pass: every user whose oldest unclaimed pending row is older than their batching period gets
- * their rows claimed (one conditional UPDATE, so concurrent nodes split users, never rows), checked
- * and sent as one email; the rows are deleted after the send. Returns how many emails went out.
+ * One pass. First, batches a node composed and did not finish (it died, or SMTP failed) whose lease
+ * has run out are taken over, one node each, and sent again as composed. Then every user whose
+ * oldest unclaimed pending row is older than their batching period gets their rows claimed (one
+ * conditional UPDATE, so concurrent nodes split users, never rows) and checked; a batch with
+ * something left to say is composed and recorded (email_batches, with its Message-ID) before the
+ * SMTP send, and the record and its rows are deleted in one transaction after it.
+ * Returns how many emails went out.
  */
 export async function deliverDueEmails(app: AppContext, limit = 50): Promise<number> {
   const now = app.clock.now();
   const db = app.store.db;
+  let sent = await retryAbandonedBatches(app, now, limit);
   const heads = await db
     .selectFrom('email_pending')
     .select((eb) => ['user_id', eb.fn.min<number>('created_at').as('first')])
+    .where('batch_id', 'is', null)
     .where(unclaimed(now))
     .groupBy('user_id')
     .orderBy('first')
     .limit(limit)
     .execute();
-  let sent = 0;
   for (const head of heads) {
     const user = await db.selectFrom('users').selectAll().where('id', '=', head.user_id).executeTakeFirst();
     const period = user ? batchingPeriod(effectiveUserSettings(user.settings)) : 0;
     // Deactivated (or gone) users' rows go at once: nothing will be sent to them.
     if (user?.is_active && Number(head.first) + period > now) continue;
     const claim = randomBytes(12).toString('hex');
-    await app.store.write((tx) => tx.updateTable('email_pending').set({ claim, claimed_until: now + EMAIL_CLAIM_SECS }).where('user_id', '=', head.user_id).where(unclaimed(now)).execute());
+    await app.store.write((tx) => tx.updateTable('email_pending').set({ claim, claimed_until: now + EMAIL_CLAIM_SECS }).where('user_id', '=', head.user_id).where('batch_id', 'is', null).where(unclaimed(now)).execute());
     const rows = await db.selectFrom('email_pending').select(['id', 'user_id', 'message_id', 'trigger', 'created_at']).where('claim', '=', claim).orderBy('message_id').execute();
     if (!rows.length) continue;
     // Another node took the due rows between the read and the claim; these newer ones wait for their own time.
@@ -58,11 +65,69 @@ export async function deliverDueEmails(app: AppContext, limit = 50): Promise<num
       continue;
     }
     try {
-      if (user?.is_active && (await sendBatch(app, user, rows, now))) sent++;
-      await app.store.write((tx) => tx.deleteFrom('email_pending').where('claim', '=', claim).execute());
+      const mail = user?.is_active ? await composeBatch(app, user, rows, now) : null;
+      if (!mail) {
+        await app.store.write((tx) => tx.deleteFrom('email_pending').where('claim', '=', claim).execute());
+        continue;
+      }
+      const { result: batchId } = await app.store.write(async (tx) => {
+        const b = await tx
+          .insertInto('email_batches')
+          .values({ user_id: head.user_id, message_id_header: mail.messageId!, payload: JSON.stringify(mail), lease_until: now + EMAIL_CLAIM_SECS, created_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await tx.updateTable('email_pending').set({ batch_id: b.id }).where('claim', '=', claim).execute();
+        return b.id;
+      });
+      await app.mail.send(mail);
+      await completeBatch(app, batchId);
+      sent++;
     } catch (err) {
-      // Left claimed: another pass retries after EMAIL_CLAIM_SECS (an SMTP outage delays mail, it does not lose it).
+      // Left as it is: the claim or the batch's lease runs out and another pass retries (an SMTP
+      // outage delays mail, it does not lose it).
       app.log.error({ err, user_id: head.user_id }, 'missed-message email failed');
+    }
+  }
+  return sent;
+}
+
+/** The send happened: the batch and its pending rows go together, so no later pass sends it again. */
+async function completeBatch(app: AppContext, batchId: number): Promise<void> {
+  await app.store.write(async (tx) => {
+    await tx.deleteFrom('email_pending').where('batch_id', '=', batchId).execute();
+    await tx.deleteFrom('email_batches').where('id', '=', batchId).execute();
+  });
+}
+
+/**
+ * Batches whose lease ran out without completing: the node that composed them stopped (before, during
+ * or after SMTP) or its send failed. Each is taken by one node (a conditional lease update) and sent
+ * again byte for byte, under the same Message-ID, so a copy that did reach the recipient before the
+ * node died is recognisable as the same message.
+ */
+async function retryAbandonedBatches(app: AppContext, now: number, limit: number): Promise<number> {
+  const stale = await app.store.db.selectFrom('email_batches').select(['id', 'user_id']).where('lease_until', '<', now).orderBy('id').limit(limit).execute();
+  let sent = 0;
+  for (const b of stale) {
+    const { result: took } = await app.store.write((tx) =>
+      tx
+        .updateTable('email_batches')
+        .set((eb) => ({ lease_until: now + EMAIL_CLAIM_SECS, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', b.id)
+        .where('lease_until', '<', now)
+        .executeTakeFirst(),
+    );
+    if (Number(took.numUpdatedRows) !== 1) continue;
+    try {
+      const row = await app.store.db.selectFrom('email_batches').select('payload').where('id', '=', b.id).executeTakeFirst();
+      const user = await app.store.db.selectFrom('users').select('is_active').where('id', '=', b.user_id).executeTakeFirst();
+      if (row && user?.is_active) {
+        await app.mail.send(JSON.parse(row.payload) as MailMessage);
+        sent++;
+      }
+      await completeBatch(app, b.id);
+    } catch (err) {
+      app.log.error({ err, user_id: b.user_id, batch: b.id }, 'missed-message email retry failed');
     }
   }
   return sent;
@@ -79,16 +144,17 @@ const KIND_OF: Record<Trigger, UnsubscribeKind> = {
   stream_email: 'channel',
 };
 
-/** Sends the email of one claimed batch; false when nothing in it still qualifies. */
-async function sendBatch(app: AppContext, user: User, rows: PendingRow[], now: number): Promise<boolean> {
+/** The email of one claimed batch, with a Message-ID of its own; null when nothing in it still qualifies. */
+async function composeBatch(app: AppContext, user: User, rows: PendingRow[], now: number): Promise<MailMessage | null> {
   const db = app.store.db;
   // Bots are not emailed about messages (their owners read them through the API).
-  if (user.is_bot) return false;
+  if (user.is_bot) return null;
   const realm = await db.selectFrom('realms').selectAll().where('id', '=', user.realm_id).executeTakeFirstOrThrow();
-  if (realm.deactivated) return false;
+  if (realm.deactivated) return null;
   const presence = await db.selectFrom('user_presence').select('last_active_time').where('user_id', '=', user.id).executeTakeFirst();
-  // Active in a client right now: they see it there.
-  if (presence?.last_active_time != null && presence.last_active_time + OFFLINE_THRESHOLD_SECS >= now) return false;
+  // Active in a client right now (a recent presence report, or a live event queue on any node): they see it there.
+  if (presence?.last_active_time != null && presence.last_active_time + OFFLINE_THRESHOLD_SECS >= now) return null;
+  if (await hasLiveQueue(app, user.id, now)) return null;
   const settings = effectiveUserSettings(user.settings);
   const messages = await db
     .selectFrom('messages as m')
@@ -135,7 +201,7 @@ async function sendBatch(app: AppContext, user: User, rows: PendingRow[], now: n
         return false;
     }
   });
-  if (!kept.length) return false;
+  if (!kept.length) return null;
 
   const base = realmBaseUrl(app.config.externalUrl, realm);
   const domain = gatewayDomain(app.config.emailGatewayDomain, app.config.externalUrl, realm);
@@ -175,8 +241,8 @@ async function sendBatch(app: AppContext, user: User, rows: PendingRow[], now: n
     for (const kind of kinds) unsubscribe.push({ label: UNSUBSCRIBE_KINDS[kind].label, url: unsubscribeUrl(base, kind, await unsubscribeToken(tx, user.id, kind)) });
     return { conversations, unsubscribe };
   });
-  const email = composeMissedEmail({ realmName: realm.name, realmUrl: base, conversations: mail.conversations, includeContent: settings.message_content_in_email_notifications !== false, unsubscribe: mail.unsubscribe });
-  await app.mail.send({
+  const email = await composeMissedEmail({ realmName: realm.name, realmUrl: base, conversations: mail.conversations, includeContent: settings.message_content_in_email_notifications !== false, unsubscribe: mail.unsubscribe });
+  return {
     to: user.delivery_email,
     subject: email.subject,
     text: email.text,
@@ -189,9 +255,12 @@ async function sendBatch(app: AppContext, user: User, rows: PendingRow[], now: n
       // Tells vacation responders not to answer (RFC 3834).
       'Auto-Submitted': 'auto-generated',
     },
-  });
-  return true;
+    // Kept by every attempt of this batch (see retryAbandonedBatches).
+    messageId: `<${randomBytes(12).toString('hex')}.missed@${messageIdHost(app.config.externalUrl)}>`,
+  };
 }
+
+const messageIdHost = (externalUrl: string): string => new URL(externalUrl).hostname || 'localhost';
 
 async function userNames(tx: Tx, ids: number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map();

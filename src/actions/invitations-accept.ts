@@ -1,4 +1,5 @@
 // Accepting an invitation: the account with the invited role, channels and groups, then the welcome and referrer messages.
+import { announceSignup } from './announcements.js';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
@@ -8,7 +9,7 @@ import { realmHostName } from '../lib/users.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { INVITE_ACCEPTED, INVITE_PENDING, inviteKeyHash } from '../lib/invitations.js';
 import { insertUser } from './users.js';
-import { MIN_PASSWORD_LENGTH } from './account.js';
+import { MIN_PASSWORD_LENGTH, passwordTooLong } from './account.js';
 import { doSendMessage } from './messages-send.js';
 import { systemBot } from './system-bots.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
@@ -29,9 +30,13 @@ export async function inviteDetails(app: AppContext, realm: Realm, key: string):
   return { email: row.email, realm_name: realm.name, invited_as: row.invited_as, expiry_date: row.expires_at };
 }
 
-/** Creates the invited account; the key works once. Returns the new user. */
+/**
+ * Creates the invited account, or, when the address is an imported stub account's, sets that
+ * account's password; the key works once. Returns the user.
+ */
 export async function doAcceptInvite(app: AppContext, realm: Realm, key: string, fullName: string, password: string): Promise<User> {
   if ([...password].length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
+  if (passwordTooLong(password)) throw badRequest('Password is too long.');
   // Refuse a bad key before spending time on hashing.
   await app.store.read((tx) => usableInvitation(tx, realm.id, key, app.clock.now()));
   const passwordHash = await hashPassword(password);
@@ -41,6 +46,14 @@ export async function doAcceptInvite(app: AppContext, realm: Realm, key: string,
     // The conditional update makes the key single-use even when two sign-ups race.
     const claimed = await tx.updateTable('invitations').set({ status: INVITE_ACCEPTED }).where('id', '=', inv.id).where('status', '=', INVITE_PENDING).executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('This invitation has already been used');
+    const stub = await importedStub(tx, realm.id, inv.email);
+    if (stub) {
+      // The person claims the account the import made for them: its history, name, role and
+      // channels stay; the first login (doRecordLogin) ends the stub with its realm_user updates.
+      await tx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', stub.id).execute();
+      await tx.updateTable('invitations').set({ accepted_user_id: stub.id }).where('id', '=', inv.id).execute();
+      return { user: { ...stub, password_hash: passwordHash }, inv, events: [] as Outgoing[], claimed: true };
+    }
     const streamIds = new Set(JSON.parse(inv.stream_ids) as number[]);
     if (inv.include_realm_default_subscriptions) {
       for (const d of await tx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', realm.id).execute()) streamIds.add(d.stream_id);
@@ -54,23 +67,33 @@ export async function doAcceptInvite(app: AppContext, realm: Realm, key: string,
     );
     await tx.updateTable('invitations').set({ accepted_user_id: user.id }).where('id', '=', inv.id).execute();
     events.push(...(await addToGroups(tx, realm.id, user.id, JSON.parse(inv.group_ids) as number[])));
-    return { user, inv, events };
+    return { user, inv, events, claimed: false };
   });
   publishCommitted(app, realm.id, stamp, result.events);
   const { user, inv } = result;
+  if (result.claimed) app.caches.userChanged(user.id);
 
   const custom = inv.welcome_message_custom_text ?? (realmSettings(realm).welcome_message_custom_text as string | undefined) ?? '';
-  const welcomeBot = await systemBot(app, realm, 'welcome');
   const dm = (content: string, recipient: number, sender: User) =>
     doSendMessage(app, realm, sender, { kind: 'private', dmTo: [recipient], content, readBySender: true, clientName: 'Internal' });
-  await dm(`Welcome to ${realm.name}, @_**${user.full_name}|${user.id}**! This is a direct message from the Welcome Bot.`, user.id, welcomeBot);
-  // An empty custom text means no custom message at all.
-  if (custom.trim()) await dm(custom, user.id, welcomeBot);
+  // A claimed stub is not new to the organization: no welcome, but the referrer still hears of it.
+  if (!result.claimed) {
+    const welcomeBot = await systemBot(app, realm, 'welcome');
+    await dm(`Welcome to ${realm.name}, @_**${user.full_name}|${user.id}**! This is a direct message from the Welcome Bot.`, user.id, welcomeBot);
+    // An empty custom text means no custom message at all.
+    if (custom.trim()) await dm(custom, user.id, welcomeBot);
+  }
   if (inv.notify_referrer_on_join) {
     const referrer = await app.store.db.selectFrom('users').selectAll().where('id', '=', inv.invited_by_id).where('is_active', '=', 1).executeTakeFirst();
     if (referrer) await dm(`@_**${user.full_name}|${user.id}** accepted your invitation to join ${realm.name}!`, referrer.id, await systemBot(app, realm, 'notification'));
   }
+  await announceSignup(app, realm, user);
   return user;
+}
+
+/** The active imported stub account with this address, if any (an invitation to it claims it). */
+async function importedStub(tx: Tx, realmId: number, email: string): Promise<User | undefined> {
+  return tx.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('email_key', '=', email.toLowerCase()).where('is_active', '=', 1).where('is_imported_stub', '=', 1).executeTakeFirst();
 }
 
 /** Adds the new user to the invitation's groups that still exist and are active. */

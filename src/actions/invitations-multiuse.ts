@@ -10,7 +10,7 @@ import { INVITE_PENDING, INVITE_REVOKED, inviteKeyHash, MAX_WELCOME_TEXT } from 
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 import { checkInvite, inviteMail } from './invitations.js';
 import { checkEmail } from './users.js';
-import { MIN_PASSWORD_LENGTH } from './account.js';
+import { MIN_PASSWORD_LENGTH, passwordTooLong } from './account.js';
 import { doAcceptInvite } from './invitations-accept.js';
 
 const noSuchInvitation = () => badRequest('No such invitation');
@@ -117,6 +117,7 @@ export async function multiuseDetails(app: AppContext, realm: Realm, key: string
 export async function doAcceptMultiuseInvite(app: AppContext, realm: Realm, key: string, email: string, fullName: string, password: string): Promise<User> {
   const address = checkEmail(email);
   if ([...password].length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
+  if (passwordTooLong(password)) throw badRequest('Password is too long.');
   const now = app.clock.now();
   const oneTime = randomBytes(24).toString('base64url');
   const { result: invitationId } = await app.store.write(async (tx) => {

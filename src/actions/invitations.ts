@@ -83,12 +83,13 @@ export async function doInvite(app: AppContext, realm: Realm, user: User, input:
     // PostgreSQL: concurrent invitations of one organization queue here, so the daily count is exact.
     if (app.store.dialect === 'postgres') await tx.selectFrom('realms').select('id').where('id', '=', realm.id).forUpdate().execute();
     const keys = input.emails.map((e) => e.toLowerCase());
-    const existing = await tx.selectFrom('users').select(['email_key', 'is_active']).where('realm_id', '=', realm.id).where('email_key', 'in', keys).execute();
+    const existing = await tx.selectFrom('users').select(['email_key', 'is_active', 'is_imported_stub']).where('realm_id', '=', realm.id).where('email_key', 'in', keys).execute();
     const errors: InviteError[] = [];
     const invite: string[] = [];
     for (const e of input.emails) {
       const u = existing.find((x) => x.email_key === e.toLowerCase());
-      if (!u) invite.push(e);
+      // An imported stub account is invited to claim it: accepting sets its password (invitations-accept.ts).
+      if (!u || (u.is_active && u.is_imported_stub)) invite.push(e);
       else if (u.is_active) errors.push([e, 'Already has an account.', false]);
       else errors.push([e, 'Account has been deactivated.', true]);
     }

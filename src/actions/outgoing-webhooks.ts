@@ -11,6 +11,8 @@ import { finalizeMessage } from '../presenters/message.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { realmHostName } from '../lib/users.js';
 import { INTERFACE_SLACK, OUTGOING_WEBHOOK_TIMEOUT_MS, realmServices, replyContent } from '../lib/outgoing-webhooks.js';
+import { checkUrlHost, publicOnlyAgent, rootCause } from '../lib/net/public-address.js';
+import { fetch as undiciFetch } from 'undici';
 
 type Send = (app: AppContext, realm: Realm, sender: User, input: { kind: 'stream' | 'private'; stream?: number; dmTo?: number[]; topic?: string; content: string; readBySender: boolean; clientName: string }) => Promise<{ id: number }>;
 
@@ -40,7 +42,7 @@ async function deliver(app: AppContext, realm: Realm, message: MessageDict, serv
   if (!request) return;
   let failure: string;
   try {
-    const res = await fetch(service.base_url, { method: 'POST', headers: { 'content-type': request.type, 'user-agent': 'ParleyOutgoingWebhook' }, body: request.body, signal: AbortSignal.timeout(OUTGOING_WEBHOOK_TIMEOUT_MS) });
+    const res = await postHook(app, service.base_url, request);
     const text = await res.text();
     if (res.ok) {
       let body: unknown = null;
@@ -55,10 +57,22 @@ async function deliver(app: AppContext, realm: Realm, message: MessageDict, serv
     }
     failure = `The webhook got a response with status code *${res.status}*.` + (text ? `\nThe response contains the following payload:\n\`\`\`\n${text.slice(0, 1000)}\n\`\`\`` : '');
   } catch (err) {
-    const e = err as Error;
+    const e = app.config.outgoingWebhooksAllowPrivate ? (err as Error) : rootCause(err);
     failure = `When trying to send a request to the webhook service, an exception of type ${e.name} occurred:\n\`\`\`\n${e.message}\n\`\`\``;
   }
   await notifyOwner(app, realm, bot, message, failure, send).catch((err: unknown) => app.log.error({ err }, 'outgoing webhooks: telling the owner failed'));
+}
+
+/**
+ * The POST to the bot's URL. Unless the operator allows private addresses, only public ones are reached
+ * (no requests into the server's own network: SSRF), and redirects are not followed, since one could
+ * point there.
+ */
+async function postHook(app: AppContext, url: string, request: { type: string; body: string }): Promise<{ ok: boolean; status: number; text(): Promise<string> }> {
+  const init = { method: 'POST', headers: { 'content-type': request.type, 'user-agent': 'ParleyOutgoingWebhook' }, body: request.body, signal: AbortSignal.timeout(OUTGOING_WEBHOOK_TIMEOUT_MS) };
+  if (app.config.outgoingWebhooksAllowPrivate) return fetch(url, init);
+  checkUrlHost(new URL(url));
+  return undiciFetch(url, { ...init, redirect: 'manual', dispatcher: publicOnlyAgent });
 }
 
 function genericRequest(realm: Realm, message: MessageDict, service: BotServiceRow, bot: User, trigger: string): { type: string; body: string } {

@@ -6,6 +6,7 @@ import type { Realm, User } from '../store/schema.js';
 import { badRequest } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { activeUserIds } from '../lib/users.js';
+import { viewersWithAccess } from '../lib/user-access.js';
 import { checkProfileData, FieldType, MAX_HINT_LENGTH, MAX_NAME_LENGTH, presentField, realmFields, storeProfileData, type ProfileDataUpdate } from '../lib/profile-fields.js';
 import { checkFieldData, MAX_SUMMARY_FIELDS } from './profile-fields.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
@@ -26,7 +27,8 @@ export async function doUpdateOwnProfileData(app: AppContext, realm: Realm, user
     }
     const values = await checkProfileData(tx, realm.id, user, updates);
     await storeProfileData(tx, user.id, values);
-    const users = await activeUserIds(tx, realm.id);
+    // Restricted users (can_access_all_users_group) hear nothing about a user they may not access.
+    const users = await viewersWithAccess(tx, realm, user.id, await activeUserIds(tx, realm.id));
     return values.map((v) =>
       to(users, { type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: { id: v.fieldId, value: v.value, ...(v.rendered !== null ? { rendered_value: v.rendered } : {}) } } }),
     );

@@ -7,6 +7,7 @@ import { ApiError, badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
 import { GROUP_SETTING_LIMITS, REALM_SETTING_PROPS } from '../models/realm-setting-props.js';
 import { REALM_SETTINGS_DEFAULTS } from '../models/realm-settings.js';
+import { DEPRECATED_POLICIES, deprecatedPolicyValue } from '../models/permission-settings.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { groupSettingValue, type GroupSettingValue } from '../lib/groups.js';
 import { storeGroupSetting } from '../lib/streams/permissions.js';
@@ -54,6 +55,8 @@ export async function doUpdateRealmSettings(app: AppContext, realm: Realm, actor
         await checkGroupLimits(tx, realm.id, name, change.new);
         overrides[name] = stored;
         events.push({ type: 'realm', op: 'update_dict', property: 'default', data: { [name]: await groupSettingValue(tx, stored) } });
+        // Clients still reading the deprecated *_policy fields see them follow, as a fresh register would show.
+        events.push(...(await deprecatedPolicyChanges(tx, name, id, stored)));
         continue;
       }
       const value = requested;
@@ -63,7 +66,7 @@ export async function doUpdateRealmSettings(app: AppContext, realm: Realm, actor
         columns[col] = value as string;
       } else {
         if (current[name] === value) continue;
-        if (prop.kind === 'channel' && value !== -1) await checkModerationChannel(tx, realm.id, value as number);
+        if (prop.kind === 'channel' && value !== -1) await checkChannel(tx, realm.id, value as number, prop.private === true);
         // Only overrides are stored: a value back at its default leaves the JSON.
         if (REALM_SETTINGS_DEFAULTS[name] === value) delete overrides[name];
         else overrides[name] = value;
@@ -116,9 +119,20 @@ async function checkGroupLimits(tx: Tx, realmId: number, setting: string, value:
   }
 }
 
-/** Message reports go to a private channel of the organization. */
-async function checkModerationChannel(tx: Tx, realmId: number, channelId: number): Promise<void> {
+/** A channel setting names an unarchived channel of the organization; message reports go to a private one. */
+async function checkChannel(tx: Tx, realmId: number, channelId: number, mustBePrivate: boolean): Promise<void> {
   const stream = await tx.selectFrom('streams').select(['invite_only', 'is_archived']).where('realm_id', '=', realmId).where('id', '=', channelId).executeTakeFirst();
   if (!stream || stream.is_archived) throw badRequest('Invalid channel ID');
-  if (!stream.invite_only) throw badRequest('Moderation request channel must be private.');
+  if (mustBePrivate && !stream.invite_only) throw badRequest('Moderation request channel must be private.');
+}
+
+/** The deprecated policy fields derived from `setting`, with the values its old and new group give. */
+async function deprecatedPolicyChanges(tx: Tx, setting: string, before: number, after: number): Promise<Record<string, unknown>[]> {
+  const policies = Object.entries(DEPRECATED_POLICIES).filter(([, p]) => p.setting === setting);
+  if (!policies.length) return [];
+  const names = new Map((await tx.selectFrom('user_groups').select(['id', 'name']).where('id', 'in', [before, after]).where('is_system_group', '=', 1).execute()).map((g) => [g.id, g.name]));
+  return policies
+    .map(([policy]) => [policy, deprecatedPolicyValue(policy, names.get(before)), deprecatedPolicyValue(policy, names.get(after))] as const)
+    .filter(([, was, now]) => was !== now)
+    .map(([policy, , now]) => ({ type: 'realm', op: 'update', property: policy, value: now }));
 }

@@ -8,13 +8,11 @@ import { idsFromKey } from '../lib/messages/recipients.js';
 import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
 import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { presentReminder, reminderContent } from '../lib/reminders.js';
+import { deliverDueRows } from './due-rows.js';
 import { doSendMessage } from './messages-send.js';
 import { notificationBot } from './system-bots.js';
 
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
-/** How long a worker owns a claimed reminder before another may retry it (seconds). */
-export const CLAIM_SECS = 60;
-
 export interface NewReminder {
   messageId: number;
   scheduledAt: number;
@@ -56,37 +54,9 @@ export async function doDeleteReminder(app: AppContext, realm: Realm, user: User
 
 class AlreadyDelivered extends Error {}
 
-/**
- * Claims due reminders (a short conditional UPDATE, so concurrent workers split them) and delivers
- * each. The claim only avoids duplicate work: the guarantee is that the sending transaction deletes
- * the reminder row, so a message exists exactly when its reminder is gone. Returns how many were sent.
- */
+/** Claims due reminders and delivers each (see deliverDueRows). Returns how many were sent. */
 export async function deliverDueReminders(app: AppContext, limit = 50): Promise<number> {
-  const now = app.clock.now();
-  const due = await app.store.db
-    .selectFrom('reminders')
-    .select('id')
-    .where('failed', '=', 0)
-    .where('scheduled_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .orderBy('scheduled_at')
-    .limit(limit)
-    .execute();
-  let sent = 0;
-  for (const { id } of due) {
-    const { result: claimed } = await app.store.write(async (tx) => {
-      const r = await tx
-        .updateTable('reminders')
-        .set({ claimed_until: now + CLAIM_SECS })
-        .where('id', '=', id)
-        .where('failed', '=', 0)
-        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
-    });
-    if (claimed && (await deliverOne(app, id))) sent++;
-  }
-  return sent;
+  return deliverDueRows(app, 'reminders', (id) => deliverOne(app, id), limit);
 }
 
 async function deliverOne(app: AppContext, id: number): Promise<boolean> {

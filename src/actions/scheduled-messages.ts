@@ -6,12 +6,10 @@ import { publishCommitted, to } from '../events/publish.js';
 import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
 import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
-import { checkScheduledTarget, ownScheduledMessage, presentScheduledMessage, type ScheduledTarget } from '../lib/scheduled-messages.js';
+import { checkScheduledTarget, ownScheduledMessage, presentScheduledMessage, scheduledMessageMissing, type ScheduledTarget } from '../lib/scheduled-messages.js';
+import { deliverDueRows } from './due-rows.js';
 import { doSendMessage } from './messages-send.js';
 import { notificationBot } from './system-bots.js';
-
-/** How long a worker owns a claimed scheduled message before another may retry it (seconds). */
-export const CLAIM_SECS = 60;
 
 const pastTime = () => badRequest('Scheduled delivery time must be in the future.');
 
@@ -81,7 +79,7 @@ export async function doEditScheduledMessage(app: AppContext, realm: Realm, user
       to: edit.to ?? (row.kind === 'stream' ? row.stream_id! : (JSON.parse(row.to_user_ids ?? '[]') as number[])),
       topic: edit.topic ?? (sameKind ? row.topic : undefined),
     });
-    return tx
+    const updated = await tx
       .updateTable('scheduled_messages')
       .set({
         kind: target.kind,
@@ -96,7 +94,10 @@ export async function doEditScheduledMessage(app: AppContext, realm: Realm, user
       })
       .where('id', '=', id)
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // Delivered (and so deleted) by a worker since the ownership check: gone, as for any missing one.
+    if (!updated) throw scheduledMessageMissing();
+    return updated;
   });
   publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'scheduled_messages', op: 'update', scheduled_message: presentScheduledMessage(result) })]);
 }
@@ -111,38 +112,9 @@ export async function doDeleteScheduledMessage(app: AppContext, realm: Realm, us
 
 class AlreadyDelivered extends Error {}
 
-/**
- * Claims due scheduled messages and sends each, as the reminder worker does: the claim only spares
- * duplicate work; the sending transaction deleting the row is what makes delivery happen once.
- * Returns how many were sent.
- */
+/** Claims due scheduled messages and sends each (see deliverDueRows). Returns how many were sent. */
 export async function deliverDueScheduledMessages(app: AppContext, limit = 50): Promise<number> {
-  const now = app.clock.now();
-  const due = await app.store.db
-    .selectFrom('scheduled_messages')
-    .select('id')
-    .where('failed', '=', 0)
-    .where('scheduled_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .orderBy('scheduled_at')
-    .limit(limit)
-    .execute();
-  let sent = 0;
-  for (const { id } of due) {
-    const { result: claimed } = await app.store.write(async (tx) => {
-      const r = await tx
-        .updateTable('scheduled_messages')
-        .set({ claimed_until: now + CLAIM_SECS })
-        .where('id', '=', id)
-        .where('failed', '=', 0)
-        .where('scheduled_at', '<=', now)
-        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
-    });
-    if (claimed && (await deliverOne(app, id))) sent++;
-  }
-  return sent;
+  return deliverDueRows(app, 'scheduled_messages', (id) => deliverOne(app, id), limit);
 }
 
 async function deliverOne(app: AppContext, id: number): Promise<boolean> {

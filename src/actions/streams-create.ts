@@ -8,7 +8,7 @@ import type { GroupSettingValue } from '../lib/groups.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { insertStream } from '../lib/streams-create.js';
 import { storeGroupSetting } from '../lib/streams/permissions.js';
-import { hasRealmPermission } from '../lib/groups.js';
+import { hasRealmPermission, systemGroupIds } from '../lib/groups.js';
 
 export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
 
@@ -59,6 +59,10 @@ export async function createStream(
   }
   // Public channels always have public history; private ones default to protected history.
   const historyPublic = s.inviteOnly ? (s.historyPublicToSubscribers ?? false) : true;
+  // The reference: a private channel with protected history lets everyone create topics (as PATCH checks).
+  if (s.inviteOnly && !s.isWebPublic && !historyPublic && permissions.can_create_topic_group !== undefined) {
+    if (permissions.can_create_topic_group !== (await systemGroupIds(tx, realm.id))['role:everyone']) throw badRequest('Invalid parameters');
+  }
   const stream = await insertStream(tx, {
     realmId: realm.id,
     name: spec.name,

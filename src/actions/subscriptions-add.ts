@@ -1,5 +1,6 @@
 // POST /users/me/subscriptions: creates missing channels, subscribes the principals, and sends
 // stream create, subscription add and peer_add events.
+import { announceNewChannels } from './announcements.js';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Realm, Stream, Subscription, User } from '../store/schema.js';
@@ -26,7 +27,7 @@ export interface SubscribeInput extends NewStreamSettings {
   /** null: the caller. */
   principals: number[] | string[] | null;
   authorizationErrorsFatal: boolean;
-  /** Accepted for compatibility; Parley sends no announcement message. */
+  /** The notification bot announces new public channels in new_stream_announcements_stream_id. */
   announce: boolean;
 }
 
@@ -171,9 +172,10 @@ export async function doSubscribe(app: AppContext, realm: Realm, caller: User, i
     events.unshift(...(await accessChangeEvents(tx, realm, access)));
     const res: SubscribeResult = { subscribed, already_subscribed: already };
     if (!input.authorizationErrorsFatal) res.unauthorized = unauthorized;
-    return { res, events };
+    return { res, events, createdStreams: targets.filter((t) => created.has(t.id)) };
   });
   publishCommitted(app, realm.id, stamp, result.events);
   emailWatchersChanged(app, realm.id);
+  if (input.announce && result.createdStreams.length) await announceNewChannels(app, realm, caller, result.createdStreams);
   return result.res;
 }

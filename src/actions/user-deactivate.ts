@@ -8,6 +8,7 @@ import { badRequest } from '../core/api-error.js';
 import { Role, isAdminRole } from '../models/roles.js';
 import { accessUserById } from '../lib/users.js';
 import { streamPeerAudience } from '../lib/streams/access.js';
+import { viewersWithAccess } from '../lib/user-access.js';
 import { unindexMessages } from '../lib/messages/search.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { presentBot } from '../presenters/bot.js';
@@ -65,7 +66,12 @@ export async function deactivateOne(tx: Transaction<DB>, dialect: Dialect, realm
     const audience = (await streamPeerAudience(tx, s)).filter((id) => id !== u.id);
     events.push(to(audience, { type: 'subscription', op: 'peer_remove', stream_ids: [s.id], user_ids: [u.id] }));
   }
-  const viewers = (await tx.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).where('is_active', '=', 1).execute()).map((v) => v.id);
+  // Restricted users who may not access the user keep their "Unknown user" placeholder unchanged;
+  // group member lists, which hold active users only, lose the user for them too.
+  const everyone = (await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).execute()).map((v) => v.id);
+  const viewers = await viewersWithAccess(tx, realm, u.id, everyone);
+  const blocked = everyone.filter((id) => !viewers.includes(id));
+  if (blocked.length) for (const g of await namedGroupIds(tx, u.id)) events.push(to(blocked, { type: 'user_group', op: 'remove_members', group_id: g, user_ids: [u.id] }));
   if (actions.delete_profile) {
     events.push(to(viewers, { type: 'realm_user', op: 'update', person: { user_id: u.id, full_name: after.full_name } }));
     events.push(to(viewers, { type: 'realm_user', op: 'update', person: avatarPerson(after) }));
@@ -74,6 +80,19 @@ export async function deactivateOne(tx: Transaction<DB>, dialect: Dialect, realm
   events.push(to(viewers, { type: 'realm_user', op: 'update', person: { user_id: u.id, is_active: false, ...(after.is_deleted ? { is_deleted: true } : {}) } }));
   if (u.is_bot) events.push(to(await botAudience(tx, realm, u), { type: 'realm_bot', op: 'delete', bot: { user_id: u.id } }));
   return events;
+}
+
+/** The named groups the user is a direct member of: anonymous ones (group-setting values) are in no client's group list, and keep deactivated members. */
+async function namedGroupIds(tx: Tx, userId: number): Promise<number[]> {
+  const rows = await tx
+    .selectFrom('user_group_members')
+    .innerJoin('user_groups', 'user_groups.id', 'user_group_members.group_id')
+    .select('user_group_members.group_id')
+    .where('user_group_members.user_id', '=', userId)
+    .where('user_groups.name', 'is not', null)
+    .orderBy('user_group_members.group_id')
+    .execute();
+  return rows.map((r) => r.group_id);
 }
 
 /** Owners of a bot and the organization's administrators: who keeps it in realm_bots. */
@@ -141,11 +160,11 @@ export async function doReactivateUser(app: AppContext, realm: Realm, actor: Use
       if (owner && !owner.is_active) throw badRequest('Cannot reactivate a bot whose owner is deactivated');
     }
     await setUserActive(tx, target.id, true);
-    const viewers = (await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).execute()).map((v) => v.id);
+    const everyone = (await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).execute()).map((v) => v.id);
+    const viewers = await viewersWithAccess(tx, realm, target.id, everyone);
     const events: Outgoing[] = [to(viewers, { type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: true } })];
     // Group data and subscriber lists list active users only: the user comes back into them.
-    const groups = await tx.selectFrom('user_group_members').select('group_id').where('user_id', '=', target.id).orderBy('group_id').execute();
-    for (const g of groups) events.push(to(viewers, { type: 'user_group', op: 'add_members', group_id: g.group_id, user_ids: [target.id] }));
+    for (const g of await namedGroupIds(tx, target.id)) events.push(to(everyone, { type: 'user_group', op: 'add_members', group_id: g, user_ids: [target.id] }));
     const subs = await tx.selectFrom('subscriptions').innerJoin('streams', 'streams.id', 'subscriptions.stream_id').selectAll('streams').where('subscriptions.user_id', '=', target.id).where('subscriptions.active', '=', 1).execute();
     for (const s of subs) {
       const audience = (await streamPeerAudience(tx, s)).filter((id) => id !== target.id);

@@ -15,7 +15,8 @@ export async function doUpdateUserStatus(app: AppContext, realm: Realm, actor: U
   if (targetId !== actor.id && !isAdminRole(actor.role)) throw badRequest('Insufficient permission');
   const now = app.clock.now();
   const { result, stamp } = await app.store.write(async (tx) => {
-    const target = targetId === actor.id ? actor : await accessUserById(tx, realm.id, targetId, { allowDeactivated: true });
+    // A deactivated user has no status anyone sees (register lists active users only): "User is deactivated", as the original.
+    const target = targetId === actor.id ? actor : await accessUserById(tx, realm.id, targetId);
     const change = await checkStatusInput(tx, realm, input);
     const set: Record<string, string> = {};
     if (change.text !== undefined) set.status_text = change.text;

@@ -1,4 +1,5 @@
 // Creating people and bots: rows, system-group membership, default channels, and the events.
+import { announceSignup } from './announcements.js';
 import type { AppContext } from '../context.js';
 import type { Transaction } from 'kysely';
 import type { DB, Realm, User } from '../store/schema.js';
@@ -150,6 +151,7 @@ export async function doCreateUser(app: AppContext, realm: Realm, input: Omit<Ne
   const host = input.host ?? realmHostName(app.config.externalUrl, realm);
   const { result, stamp } = await app.store.write((tx) => insertUser(tx, app.store.dialect, realm, { ...input, host, passwordHash }, app.clock.now()));
   publishCommitted(app, realm.id, stamp, result.events);
+  await announceSignup(app, realm, result.user);
   return result.user;
 }
 

@@ -7,7 +7,7 @@ import { checkPassword, hashPassword } from '../lib/secrets.js';
 import { userByEmail, userById } from '../lib/users.js';
 import { realmUrl } from '../lib/state/realm.js';
 import { RateLimiter } from '../lib/rate-limit.js';
-import { MIN_PASSWORD_LENGTH } from './account.js';
+import { MIN_PASSWORD_LENGTH, passwordTooLong } from './account.js';
 import { doRecordLogin } from './user-admin.js';
 
 /** A browser stays signed in for two weeks after signing in. */
@@ -98,6 +98,7 @@ export async function doStartPasswordReset(app: AppContext, realm: Realm, email:
 /** Sets the new password from a reset link; every session of the account is signed out. */
 export async function doCompletePasswordReset(app: AppContext, realm: Realm, key: string, newPassword: string): Promise<void> {
   if ([...newPassword].length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
+  if (passwordTooLong(newPassword)) throw badRequest('Password is too long.');
   // Hashing is slow: done before the transaction.
   const hash = await hashPassword(newPassword);
   const now = app.clock.now();

@@ -6,7 +6,7 @@ import { byNumber, ORDER, type ApplyContext, type Event, type State } from './ap
 import { applyDeleteMessage, applyFlags, applyMessage, applyUpdateMessage } from './apply-messages.js';
 import { applyUserGroup } from './apply-groups.js';
 import { applyDevice } from './apply-devices.js';
-import { applyVideoToken } from './apply-video.js';
+import { applyVideoToken, applyWebexToken } from './apply-video.js';
 import { applyCustomProfileFields, applyRealmUserAdmin } from './apply-user-admin.js';
 import { unknownUser } from '../models/unknown-user.js';
 import { applyMutedUsers, applyUserStatus, applyUserStatusOnRealmUser } from './apply-people.js';
@@ -57,6 +57,7 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
       return applySubscription(state, e, ctx);
     case 'user_settings':
       if (e.op === 'update' && state.user_settings) state.user_settings[e.property] = e.value;
+      if (e.op === 'update' && e.property === 'receives_typing_notifications' && 'receives_typing_notifications' in state) state.receives_typing_notifications = e.value;
       applyDraftsSetting(state, e);
       return;
     case 'drafts':
@@ -100,6 +101,8 @@ function applyOne(state: State, e: Event, ctx: ApplyContext): void {
       return;
     case 'has_videoprovider_token':
       return applyVideoToken(state, e);
+    case 'has_webex_token':
+      return applyWebexToken(state, e);
     case 'device':
       return applyDevice(state, e);
     case 'custom_profile_fields':

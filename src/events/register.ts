@@ -5,6 +5,7 @@ import type { ReadSnapshot } from '../store/store.js';
 import { STATE_FETCHERS } from '../lib/state/index.js';
 import type { StateOptions } from '../lib/state/context.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
+import { withJsonText } from '../core/json-text.js';
 import {
   EMPTY_TOPIC_DISPLAY_NAME,
   FEATURE_LEVEL,
@@ -62,6 +63,8 @@ export async function registerQueue(app: AppContext, realm: Realm, user: User, i
     const state = await readState(app, realm, user, input, (s) => (snapshot = s));
     // Flushes notices held during the read that the snapshot did not include.
     app.queues.completeRegistration(queue, snapshot!);
+    // Stored before the client learns its ID: after a crash the queue is rebuilt from the log.
+    await app.queues.persist(queue);
     state.queue_id = queue.id;
     state.idle_queue_timeout_secs = idle;
     return { queue, state };
@@ -80,7 +83,8 @@ export async function readState(
   onSnapshot: (s: ReadSnapshot) => void = () => {},
 ): Promise<Record<string, unknown>> {
   const wanted = input.fetchEventTypes ?? input.eventTypes;
-  const state: Record<string, unknown> = {
+  // Some fields come as JSON text (realm_users): the answer writes them as they are.
+  const state: Record<string, unknown> = withJsonText({
     ...serverInfo(),
     last_event_id: -1,
     max_topic_length: MAX_TOPIC_LENGTH,
@@ -92,7 +96,7 @@ export async function readState(
     server_typing_started_wait_period_milliseconds: TYPING_STARTED_WAIT_MS,
     server_typing_stopped_wait_period_milliseconds: TYPING_STOPPED_WAIT_MS,
     server_typing_started_expiry_period_milliseconds: TYPING_STARTED_EXPIRY_MS,
-  };
+  });
   await app.store.read(async (tx, snapshot) => {
     onSnapshot(snapshot);
     for (const fetcher of STATE_FETCHERS) {

@@ -1,5 +1,5 @@
 // Writes an organization in the original's export format: realm.json, messages-NNNNNN.json,
-// attachment.json, uploads/ and emoji/ with their records.json (what src/import/zulip.ts reads).
+// attachment.json, uploads/, avatars/ and emoji/ with their records.json (what src/import/zulip.ts reads).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Tx } from '../store/store.js';
@@ -7,6 +7,7 @@ import type { Realm } from '../store/schema.js';
 import { dmKey, idsFromKey } from '../lib/messages/recipients.js';
 import { emojiDir } from '../lib/realm-emoji.js';
 import { RECIPIENT_DM_GROUP, RECIPIENT_STREAM } from '../lib/streams-create.js';
+import { exportAvatars, realmColumns, realmUserDefaultRows, userColumns } from './zulip-export-extras.js';
 
 /** Messages per messages-NNNNNN.json file, as the original writes them. */
 export const MESSAGES_PER_FILE = 1000;
@@ -19,6 +20,8 @@ export interface ExportCounts {
   reactions: number;
   attachments: number;
   custom_emoji: number;
+  avatars: number;
+  scheduled_messages: number;
   message_files: number;
 }
 
@@ -183,7 +186,8 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
     uploadRecords.push({ realm_id: realm.id, user_profile_id: a.owner_id, path: a.path_id, s3_path: a.path_id, size: a.size, content_type: a.content_type, last_modified: a.create_time });
   }
   await writeJson(path.join(dir, 'uploads', 'records.json'), uploadRecords);
-  await writeJson(path.join(dir, 'avatars', 'records.json'), []);
+  const avatarRecords = await exportAvatars(users, realm, dataDir, dir);
+  await writeJson(path.join(dir, 'avatars', 'records.json'), avatarRecords);
   const exportedPaths = new Set(uploadRecords.map((r) => r.path));
   const linksOf = new Map<number, number[]>();
   for (const l of links) linksOf.set(l.attachment_id, [...(linksOf.get(l.attachment_id) ?? []), l.message_id]);
@@ -205,11 +209,56 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
   const defaults = await tx.selectFrom('default_streams').selectAll().where('realm_id', '=', realm.id).execute();
   const systemBots = await tx.selectFrom('realm_system_bots').selectAll().where('realm_id', '=', realm.id).execute();
   const dmByKey = new Map(dmGroups.map((g) => [g.user_ids_key, g.recipient_id]));
+  let nextRecipient = Math.max(maxRecipient + users.length, ...recipients.map((r) => Number(r.id))) + 1;
+  let nextGroup = Math.max(0, ...dmGroups.map((g) => g.id)) + 1;
+  /** The original's recipient of a direct message to these people: a person's, or a group's (made when the group has none yet). */
+  const dmRecipientOf = (senderId: number, to: number[]): number => {
+    const members = [...new Set([...to, senderId])];
+    if (members.length < 3) return personal.get(members.find((m) => m !== senderId) ?? senderId)!;
+    const key = dmKey(members);
+    const existing = dmByKey.get(key);
+    if (existing !== undefined && recipients.some((r) => r.id === existing)) return existing;
+    const id = existing ?? nextRecipient++;
+    const groupId = nextGroup++;
+    groups.push({ id: groupId, huddle_hash: key, group_size: members.length });
+    recipients.push({ id, type: RECIPIENT_DM_GROUP, type_id: groupId });
+    for (const m of members) subscriptions.push({ id: ++subId, user_profile: m, recipient: id, active: true, color: '#c2c2c2', is_muted: false, pin_to_top: false });
+    dmByKey.set(key, id);
+    return id;
+  };
+  /** Scheduled messages not yet sent, as the original's send-later rows (private data of their senders). */
+  const scheduledRows = async () => {
+    const rows = await tx.selectFrom('scheduled_messages').selectAll().where('realm_id', '=', realm.id).orderBy('id').execute();
+    return rows
+      .filter((m) => userIds.has(m.user_id) && privateOf(m.user_id) && (m.kind !== 'stream' || streamRecipient.has(m.stream_id!)))
+      .map((m) => ({
+        id: m.id,
+        sender: m.user_id,
+        recipient: m.kind === 'stream' ? streamRecipient.get(m.stream_id!) : dmRecipientOf(m.user_id, JSON.parse(m.to_user_ids ?? '[]') as number[]),
+        stream: m.kind === 'stream' ? m.stream_id : null,
+        realm: realm.id,
+        subject: m.topic,
+        content: m.content,
+        rendered_content: m.rendered_content,
+        sending_client: clientId('website'),
+        scheduled_timestamp: m.scheduled_at,
+        request_timestamp: m.created_at,
+        read_by_sender: m.read_by_sender === null ? null : m.read_by_sender === 1,
+        delivered: false,
+        delivery_type: 1,
+        has_attachment: false,
+        failed: m.failed === 1,
+        failure_message: m.failure_message,
+      }));
+  };
 
+  const scheduled = await scheduledRows();
   await writeJson(path.join(dir, 'realm.json'), {
-    zerver_realm: [{ id: realm.id, string_id: realm.string_id, name: realm.name, description: realm.description, date_created: realm.date_created, deactivated: bool(realm.deactivated) }],
+    zerver_realm: [{ ...realmColumns(realm), id: realm.id, string_id: realm.string_id, name: realm.name, description: realm.description, date_created: realm.date_created, deactivated: bool(realm.deactivated) }],
+    zerver_realmuserdefault: await realmUserDefaultRows(tx, realm),
     zerver_client: [...clients].map(([name, id]) => ({ id, name })),
     zerver_userprofile: users.map((u) => ({
+      ...userColumns(u),
       id: u.id,
       realm: realm.id,
       email: u.email,
@@ -264,10 +313,9 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
       return { id: d.id, user_profile: d.user_id, recipient, topic: d.topic, content: d.content, last_edit_time: d.last_edit_time };
     }),
     zerver_usertopic: userTopics.map((t, i) => ({ id: i + 1, user_profile: t.user_id, stream: t.stream_id, recipient: streamRecipient.get(t.stream_id), topic_name: t.topic, last_updated: t.last_updated, visibility_policy: t.visibility_policy })),
-    // Parley has reminders, not the original's scheduled messages: the table is present and empty.
-    zerver_scheduledmessage: [],
+    zerver_scheduledmessage: scheduled,
     // Parley's own table: which bots the server runs, so an import into Parley does not make them twice.
     parley_realm_system_bots: systemBots.map((b) => ({ kind: b.kind, user_profile: b.user_id })),
   });
-  return { users: users.length, channels: streams.length, messages: messageCount, reactions: reactions.length, attachments: uploadRecords.length, custom_emoji: emojiRecords.length, message_files: fileNo };
+  return { users: users.length, channels: streams.length, messages: messageCount, reactions: reactions.length, attachments: uploadRecords.length, custom_emoji: emojiRecords.length, avatars: new Set(avatarRecords.map((r) => r.user_profile_id)).size, scheduled_messages: scheduled.length, message_files: fileNo };
 }

@@ -56,11 +56,11 @@ const HEADERS: Record<Encoding, Record<string, string>> = {
 const BROTLI_FASTEST = { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 };
 
 /** The JSON answer compressed for this response, or null to send it as it is. */
-export function compressJson(res: HttpResponse, json: string): { body: Buffer; headers: Record<string, string> } | null {
+export function compressJson(res: HttpResponse, json: string | Buffer): { body: Buffer; headers: Record<string, string> } | null {
   if (json.length < MIN_COMPRESSED_BYTES) return null;
   const encoding = accepted.get(res);
   if (!encoding) return null;
-  const raw = Buffer.from(json);
+  const raw = typeof json === 'string' ? Buffer.from(json) : json;
   const body =
     encoding === 'br'
       ? zlib.brotliCompressSync(raw, { params: { ...BROTLI_FASTEST, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })

@@ -32,6 +32,7 @@ import { routes as realmExportRoutes } from '../views/realm-exports.js';
 import { routes as channelEmailRoutes } from '../views/channel-email.js';
 import { routes as videoCallRoutes } from '../views/video-calls.js';
 import { routes as hostedVideoCallRoutes } from '../views/video-calls-hosted.js';
+import { routes as webexVideoCallRoutes } from '../views/video-calls-webex.js';
 import { routes as pushDeviceRoutes } from '../views/push-devices.js';
 import { routes as pushE2eeRoutes } from '../views/push-e2ee.js';
 import { routes as clientDeviceRoutes } from '../views/client-devices.js';
@@ -56,6 +57,7 @@ import { routes as profileDataRoutes } from '../views/profile-data.js';
 import { routes as realmUserDefaultRoutes } from '../views/realm-user-defaults.js';
 import { routes as realmSettingRoutes } from '../views/realm-settings.js';
 import { routes as welcomeBotRoutes } from '../views/welcome-bot.js';
+import { routes as imageProxyRoutes } from '../views/image-proxy.js';
 
 /** Kept for views written before the type moved to the router (views no longer import this file). */
 export type { RouteList };
@@ -91,6 +93,7 @@ function viewRoutes(): RouteList {
     channelEmailRoutes,
     videoCallRoutes,
     hostedVideoCallRoutes,
+    webexVideoCallRoutes,
     pushDeviceRoutes,
     pushE2eeRoutes,
     clientDeviceRoutes,
@@ -115,6 +118,7 @@ function viewRoutes(): RouteList {
     realmUserDefaultRoutes,
     realmSettingRoutes,
     welcomeBotRoutes,
+    imageProxyRoutes,
     scheduledMessageRoutes,
     attachmentRoutes,
     messageExtraRoutes,

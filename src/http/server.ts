@@ -10,6 +10,7 @@ import { Params } from '../core/params.js';
 import { authenticate, resolveRealm } from './auth.js';
 import { memoByString } from './string-memo.js';
 import { compressJson, noteAcceptedEncoding } from './compression.js';
+import { hasJsonText, serializeWithJsonText } from '../core/json-text.js';
 import { NON_API_ROUTE, type Router } from './router.js';
 import { LATER, RawResponse, type ApiRequest, type CloseWatcher, type HttpRequest, type HttpResponse, type Reply, type ViewResult } from './types.js';
 import type { Socket } from 'node:net';
@@ -31,6 +32,9 @@ const UPLOADS_PREFIX = '/user_uploads/';
 const CALLS_PREFIX = '/calls/';
 /** Files served as they are, outside the API (the emoji name table clients download). */
 const STATIC_PREFIX = '/static/';
+/** The image proxy and the preview redirect the rendered messages point at (as the original's). */
+const PROXY_PREFIX = '/external_content/';
+const THUMBNAIL_PATH = '/thumbnail';
 /** Request paths that `new URL` would leave as they are: no dot segments, nothing it would percent-encode. */
 const PLAIN_PATH = /^\/api\/v1\/[A-Za-z0-9_\-@+.~:,;=!$'()*&%/]*$/;
 const DOT_SEGMENT = /\/(?:\.|%2e)/i;
@@ -188,7 +192,11 @@ function send(res: HttpResponse, status: number, body: string | Buffer, headers:
 const JSON_TYPE: Record<string, string> = Object.freeze({ 'content-type': 'application/json' });
 
 function sendJson(res: HttpResponse, status: number, payload: unknown): void {
-  const json = JSON.stringify(payload);
+  sendJsonText(res, status, JSON.stringify(payload));
+}
+
+/** JSON already written: text, or UTF-8 bytes (core/json-text.ts). */
+function sendJsonText(res: HttpResponse, status: number, json: string | Buffer): void {
   // Compressed when the client accepts it and the answer is large (src/http/compression.ts).
   const compressed = compressJson(res, json);
   if (compressed) send(res, status, compressed.body, compressed.headers);
@@ -240,7 +248,9 @@ function writeResult(res: HttpResponse, ignored: readonly string[], result: View
   }
   const envelope: Record<string, unknown> = { result: 'success', msg: '', ...result };
   if (ignored.length) envelope.ignored_parameters_unsupported = ignored;
-  sendJson(res, 200, envelope);
+  // Register's state carries fields already written as JSON text (core/json-text.ts).
+  if (hasJsonText(result)) sendJsonText(res, 200, serializeWithJsonText(envelope));
+  else sendJson(res, 200, envelope);
 }
 
 /** An API error as its envelope; anything else is logged and answered with a 500 carrying the request ID. */
@@ -275,7 +285,7 @@ export function createRequestHandler(app: AppContext, router: Router, opts: Hand
     try {
       const { pathname, query } = splitTarget(req.url ?? '/');
       const isApi = pathname.startsWith(API_PREFIX);
-      if (!isApi && !pathname.startsWith(UPLOADS_PREFIX) && !pathname.startsWith(STATIC_PREFIX) && !pathname.startsWith(CALLS_PREFIX)) {
+      if (!isApi && !pathname.startsWith(UPLOADS_PREFIX) && !pathname.startsWith(STATIC_PREFIX) && !pathname.startsWith(CALLS_PREFIX) && !pathname.startsWith(PROXY_PREFIX) && pathname !== THUMBNAIL_PATH) {
         req.resume();
         if (OPS_PATHS.has(pathname)) {
           record.route = pathname;

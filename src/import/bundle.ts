@@ -19,6 +19,8 @@ export interface ImportUser {
   settings?: string;
   /** People become stub accounts; the original's export says which already were. */
   isStub?: boolean;
+  /** Absolute path of an uploaded avatar image in the unpacked export (resized as an upload is). */
+  avatarFile?: string;
 }
 
 export interface ImportSubscription {
@@ -28,13 +30,24 @@ export interface ImportSubscription {
   pinToTop?: boolean;
   /** Left the channel: the row stays, inactive. */
   active?: boolean;
+  /** Per-channel notification overrides (null or absent: the person's general setting). */
+  notifications?: Partial<Record<SubscriptionNotification, boolean | null>>;
 }
+
+export const SUBSCRIPTION_NOTIFICATIONS = ['desktop_notifications', 'email_notifications', 'push_notifications', 'audible_notifications', 'wildcard_mentions_notify'] as const;
+export type SubscriptionNotification = (typeof SUBSCRIPTION_NOTIFICATIONS)[number];
 
 export interface ImportChannel {
   key: string;
   name: string;
   description: string;
   inviteOnly: boolean;
+  /**
+   * Whether subscribers read history from before they joined. Absent: true, as Slack and Mattermost
+   * work; the original's export says per channel (a protected private channel stays protected).
+   */
+  historyPublic?: boolean;
+  messageRetentionDays?: number | null;
   isArchived: boolean;
   isDefault: boolean;
   dateCreated: number;
@@ -134,6 +147,21 @@ export interface ImportTopicPolicy {
   lastUpdated: number;
 }
 
+/** A message its sender scheduled and the source had not sent yet (the original's send-later kind). */
+export interface ImportScheduledMessage {
+  senderKey: string;
+  /** Exactly one of channelKey and dmUserKeys (the recipients as the sender chose them). */
+  channelKey?: string;
+  dmUserKeys?: string[];
+  topic: string;
+  content: string;
+  scheduledAt: number;
+  createdAt: number;
+  readBySender: boolean | null;
+  failed: boolean;
+  failureMessage: string | null;
+}
+
 export interface ImportBundle {
   /** The organization's display name (the --name flag overrides it). */
   name: string;
@@ -151,6 +179,15 @@ export interface ImportBundle {
   drafts: ImportDraft[];
   topicPolicies: ImportTopicPolicy[];
   description?: string;
+  scheduledMessages?: ImportScheduledMessage[];
+  /** Organization settings by the API's names; unknown names and invalid values are left at Parley's defaults. */
+  realmSettings?: Record<string, unknown>;
+  /** Group settings: setting → the group's name (a system group's "role:…" name, or an imported group's). */
+  realmGroupSettings?: Record<string, string>;
+  /** The channel message reports go to (moderation_request_channel_id), by source key. */
+  moderationChannelKey?: string;
+  /** Personal-setting defaults for new members (realm_user_settings_defaults). */
+  realmUserDefaults?: Record<string, unknown>;
   /** Bots the server runs (notification bot…), by kind: a Parley export names them so they are not made twice. */
   systemBots?: { kind: string; userKey: string }[];
 }

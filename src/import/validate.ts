@@ -39,5 +39,10 @@ export function validateBundle(b: ImportBundle): void {
     needUser(t.userKey, 'a topic visibility policy');
     if (!channels.has(t.channelKey)) throw new ImportError(`a topic visibility policy refers to unknown channel ${t.channelKey}`);
   }
+  for (const m of b.scheduledMessages ?? []) {
+    needUser(m.senderKey, 'a scheduled message');
+    if (m.channelKey !== undefined && !channels.has(m.channelKey)) throw new ImportError(`a scheduled message refers to unknown channel ${m.channelKey}`);
+    for (const k of m.dmUserKeys ?? []) needUser(k, 'a scheduled message');
+  }
   for (const f of b.profileFields) for (const v of f.values) needUser(v.userKey, `custom profile field "${f.name}"`);
 }

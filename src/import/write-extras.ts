@@ -12,8 +12,9 @@ import type { ChannelRef } from './write.js';
 /** Profile field types whose values are Markdown (short and long text) and carry a rendering. */
 const RENDERED_FIELD_TYPES = new Set([1, 2]);
 
-/** Returns how many user groups were written. */
-export async function writeExtras(tx: Transaction<DB>, realm: Realm, bundle: ImportBundle, userIds: Map<string, number>, channelIds: Map<string, ChannelRef>, now: number): Promise<number> {
+/** Returns the user groups written, name → ID (group settings name them). */
+export async function writeExtras(tx: Transaction<DB>, realm: Realm, bundle: ImportBundle, userIds: Map<string, number>, channelIds: Map<string, ChannelRef>, now: number): Promise<Map<string, number>> {
+  const groupIds = new Map<string, number>();
   const sys = await systemGroupIds(tx, realm.id);
   // Imported groups have no creator: what a creator would hold, administrators hold.
   const permissions: Record<string, number> = {};
@@ -27,6 +28,7 @@ export async function writeExtras(tx: Transaction<DB>, realm: Realm, bundle: Imp
       .values({ realm_id: realm.id, name: g.name, description: g.description, is_system_group: 0, deactivated: 0, date_created: now, creator_id: null, permissions: JSON.stringify(permissions) })
       .returning('id')
       .executeTakeFirstOrThrow();
+    groupIds.set(g.name, row.id);
     await insertMany(
       tx,
       'user_group_members',
@@ -72,5 +74,5 @@ export async function writeExtras(tx: Transaction<DB>, realm: Realm, bundle: Imp
     'user_topics',
     bundle.topicPolicies.map((t) => ({ user_id: userIds.get(t.userKey)!, stream_id: channelIds.get(t.channelKey)!.id, topic: t.topic, topic_key: topicKey(t.topic), visibility_policy: t.visibilityPolicy, last_updated: t.lastUpdated })),
   );
-  return bundle.userGroups.length;
+  return groupIds;
 }

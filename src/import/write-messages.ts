@@ -32,6 +32,8 @@ export interface MessageWriteContext {
 /** Messages rendered and written per batch; large enough that statements are few, small enough to stay in memory. */
 const BATCH = 2000;
 const MENTION_BITS = FLAG_BITS.mentioned;
+/** Most messages mention nobody: one shared empty set, not one per message. */
+const NO_MENTIONS: ReadonlySet<number> = new Set();
 const { read: READ, is_private: PRIVATE, unfloored: UNFLOORED } = FLAG_BITS;
 
 /** IDs for n new messages, ascending; the transaction keeps anyone else from taking them. */
@@ -110,7 +112,7 @@ export async function writeMessages(ctx: MessageWriteContext, bundle: ImportBund
         recipients = members;
         directMessages++;
       }
-      const mentioned = new Set(rendered.mentionedUserIds);
+      const mentioned = rendered.mentionedUserIds.length ? new Set(rendered.mentionedUserIds) : NO_MENTIONS;
       const wildcard = (rendered.streamWildcardMentioned ? FLAG_BITS.stream_wildcard_mentioned : 0) | (rendered.topicWildcardMentioned ? FLAG_BITS.topic_wildcard_mentioned : 0);
       const subscribed = channel ? ctx.subscriptions.get(channel.id)! : null;
       if (channel && !recipients && !mentioned.size && !wildcard) {
@@ -136,7 +138,7 @@ export async function writeMessages(ctx: MessageWriteContext, bundle: ImportBund
           userMessages.push({ message_id: id, user_id: userId, flags });
         }
       }
-      const seen = new Set<string>();
+      const seen = m.reactions.length > 1 ? new Set<string>() : null;
       for (const r of m.reactions) {
         const userId = userIds.get(r.userKey)!;
         const custom = ctx.emojiCodes.get(r.emojiName);
@@ -149,8 +151,8 @@ export async function writeMessages(ctx: MessageWriteContext, bundle: ImportBund
         const code = custom ?? unicode!.code;
         const type = custom ? 'realm_emoji' : 'unicode_emoji';
         const dup = `${userId}:${type}:${code}`;
-        if (seen.has(dup)) continue;
-        seen.add(dup);
+        if (seen?.has(dup)) continue;
+        seen?.add(dup);
         reactionRows.push({ message_id: id, user_id: userId, emoji_name: custom ? r.emojiName : unicode!.name, emoji_code: code, reaction_type: type });
       }
       for (const attachmentId of attachmentIds) attachmentLinks.push({ attachment_id: attachmentId, message_id: id });

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Realm } from '../store/schema.js';
 import { insertRealmRows, SUBDOMAIN_RE } from '../actions/realms.js';
@@ -22,10 +22,12 @@ import { newPathId, newUrlSecret, uploadStorage } from '../lib/uploads.js';
 import { realmUrl as realmUrlOf } from '../lib/state/realm.js';
 import { renderContextFrom } from '../lib/markdown/index.js';
 import { insertMany } from './bulk.js';
-import { ImportError, type ImportBundle } from './bundle.js';
+import { ImportError, type ImportBundle, type SubscriptionNotification } from './bundle.js';
 import { validateBundle } from './validate.js';
 import { writeMessages, type MessageWriteContext } from './write-messages.js';
 import { writeExtras } from './write-extras.js';
+import { dropIndexesForImport, restoreIndexes } from './deferred-indexes.js';
+import { writeAvatars, writeRealmSettings, writeScheduledMessages, type SettingsWriteContext } from './write-settings.js';
 
 export interface ImportOptions {
   subdomain?: string;
@@ -49,6 +51,8 @@ export interface ImportCounts {
   attachments: number;
   custom_emoji: number;
   user_groups: number;
+  avatars: number;
+  scheduled_messages: number;
 }
 
 /** A Slack-style name made safe as an address's local part. */
@@ -105,7 +109,11 @@ async function writeAll(app: AppContext, tx: Transaction<DB>, bundle: ImportBund
   const cacheSize = sqlite ? (await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(tx)).rows[0].cache_size : 0;
   if (sqlite && bundle.messages.length > IMPORT_CACHE_THRESHOLD) await sql`PRAGMA cache_size = -262144`.execute(tx);
   try {
-    return await writeRows(app, tx, bundle, target);
+    // SQLite: a large import builds the messages indexes once at the end (deferred-indexes.ts).
+    const dropped = sqlite ? await dropIndexesForImport(tx, bundle.messages.length) : [];
+    const written = await writeRows(app, tx, bundle, target);
+    await restoreIndexes(tx, dropped);
+    return written;
   } finally {
     if (sqlite) await sql.raw(`PRAGMA cache_size = ${Number(cacheSize)}`).execute(tx);
   }
@@ -132,7 +140,11 @@ async function writeRows(app: AppContext, tx: Transaction<DB>, bundle: ImportBun
   });
   const ctx: MessageWriteContext = { tx, dialect: app.store.dialect, realm, userIds, channelIds, subscriptions, attachments, emojiCodes: emoji.codes, renderCtx, progress: opts.progress };
   const m = await writeMessages(ctx, bundle);
-  const groups = await writeExtras(tx, realm, bundle, userIds, channelIds, now);
+  const groupIds = await writeExtras(tx, realm, bundle, userIds, channelIds, now);
+  const settingsCtx: SettingsWriteContext = { tx, realm, dataDir: app.config.dataDir, userIds, channelIds, groupIds, renderCtx, written };
+  await writeRealmSettings(settingsCtx, bundle);
+  const avatars = await writeAvatars(settingsCtx, bundle);
+  const scheduled = await writeScheduledMessages(settingsCtx, bundle);
   const kinds = new Set<string>(SYSTEM_BOT_KINDS);
   const systemBots = (bundle.systemBots ?? []).filter((b) => kinds.has(b.kind) && userIds.has(b.userKey));
   await insertMany(tx, 'realm_system_bots', systemBots.map((b) => ({ realm_id: realm.id, kind: b.kind, user_id: userIds.get(b.userKey)! })));
@@ -154,7 +166,9 @@ async function writeRows(app: AppContext, tx: Transaction<DB>, bundle: ImportBun
       reactions_skipped: m.reactionsSkipped,
       attachments: attachments.size,
       custom_emoji: emoji.rows.length,
-      user_groups: groups,
+      user_groups: groupIds.size,
+      avatars,
+      scheduled_messages: scheduled,
     },
   };
 }
@@ -225,7 +239,7 @@ async function writeChannels(
 ): Promise<{ channelIds: Map<string, ChannelRef>; subscriptions: Map<number, Set<number>> }> {
   const channelIds = new Map<string, ChannelRef>();
   const subscriptions = new Map<number, Set<number>>();
-  const subRows: { user_id: number; stream_id: number; active: number; is_muted: number; pin_to_top: number; color: string }[] = [];
+  const subRows: Insertable<DB['subscriptions']>[] = [];
   const perUser = new Map<number, number>();
   for (const c of bundle.channels) {
     const s = await insertStream(tx, {
@@ -234,12 +248,12 @@ async function writeChannels(
       description: c.description,
       renderedDescription: renderStreamDescription(c.description),
       inviteOnly: c.inviteOnly,
-      // As in the source systems, a private channel's whole history is readable by its subscribers,
-      // including people added later.
-      historyPublicToSubscribers: true,
+      // As in Slack and Mattermost, a private channel's whole history is readable by its subscribers,
+      // including people added later; the original's export says per channel.
+      historyPublicToSubscribers: c.historyPublic ?? true,
       isWebPublic: false,
       creatorId: c.creatorKey ? (userIds.get(c.creatorKey) ?? null) : null,
-      messageRetentionDays: null,
+      messageRetentionDays: c.messageRetentionDays ?? null,
       topicsPolicy: 'inherit',
       permissions: {},
       now: c.dateCreated,
@@ -257,7 +271,20 @@ async function writeChannels(
       perUser.set(userId, n + 1);
       const isActive = sub.active ?? true;
       if (isActive) active.add(userId);
-      subRows.push({ user_id: userId, stream_id: s.id, active: isActive ? 1 : 0, is_muted: sub.isMuted ? 1 : 0, pin_to_top: sub.pinToTop ? 1 : 0, color: sub.color ?? pickStreamColor(n) });
+      const notify = (k: SubscriptionNotification) => (typeof sub.notifications?.[k] === 'boolean' ? (sub.notifications[k] ? 1 : 0) : null);
+      subRows.push({
+        user_id: userId,
+        stream_id: s.id,
+        active: isActive ? 1 : 0,
+        is_muted: sub.isMuted ? 1 : 0,
+        pin_to_top: sub.pinToTop ? 1 : 0,
+        color: sub.color ?? pickStreamColor(n),
+        desktop_notifications: notify('desktop_notifications'),
+        email_notifications: notify('email_notifications'),
+        push_notifications: notify('push_notifications'),
+        audible_notifications: notify('audible_notifications'),
+        wildcard_mentions_notify: notify('wildcard_mentions_notify'),
+      });
     }
     subscriptions.set(s.id, active);
   }

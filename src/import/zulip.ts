@@ -1,9 +1,11 @@
 // The original's export (realm.json, messages-NNNNNN.json, attachment.json, uploads/, emoji/ with their
-// records.json) → ImportBundle. Table and field names follow the original's export-and-import guide.
+// records.json) → ImportBundle; settings, avatars and scheduled messages are read by zulip-extras.ts.
+// Table and field names follow the original's export-and-import guide.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { emptyBundle, ImportError, type ImportBundle, type ImportMessage } from './bundle.js';
+import { emptyBundle, ImportError, SUBSCRIPTION_NOTIFICATIONS, type ImportBundle, type ImportMessage } from './bundle.js';
 import { readJson } from './source.js';
+import { readZulipExtras } from './zulip-extras.js';
 
 type Row = Record<string, any>;
 
@@ -85,7 +87,16 @@ export async function readZulipExport(dir: string): Promise<ImportBundle> {
       isDefault: defaults.has(str(s.id)),
       dateCreated: secs(s.date_created),
       creatorKey: s.creator !== null && s.creator !== undefined ? str(s.creator) : null,
-      subscribers: (channelSubs.get(str(s.id)) ?? []).map((sub) => ({ userKey: str(sub.user_profile), color: sub.color, isMuted: !!sub.is_muted, pinToTop: !!sub.pin_to_top, active: sub.active !== false })),
+      historyPublic: typeof s.history_public_to_subscribers === 'boolean' ? s.history_public_to_subscribers : undefined,
+      messageRetentionDays: Number.isInteger(s.message_retention_days) ? Number(s.message_retention_days) : null,
+      subscribers: (channelSubs.get(str(s.id)) ?? []).map((sub) => ({
+        userKey: str(sub.user_profile),
+        color: sub.color,
+        isMuted: !!sub.is_muted,
+        pinToTop: !!sub.pin_to_top,
+        active: sub.active !== false,
+        notifications: Object.fromEntries(SUBSCRIPTION_NOTIFICATIONS.map((k) => [k, typeof sub[k] === 'boolean' ? sub[k] : null])),
+      })),
     });
   }
 
@@ -190,5 +201,6 @@ export async function readZulipExport(dir: string): Promise<ImportBundle> {
   for (const t of data.zerver_usertopic ?? []) {
     bundle.topicPolicies.push({ userKey: str(t.user_profile), channelKey: str(t.stream), topic: String(t.topic_name), visibilityPolicy: Number(t.visibility_policy ?? 1), lastUpdated: secs(t.last_updated) });
   }
+  await readZulipExtras(dir, data, realmRow, bundle, { target });
   return bundle;
 }

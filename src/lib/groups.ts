@@ -175,7 +175,7 @@ export const GROUP_PERMISSION_DEFAULTS: Record<GroupPermission, string> = {
 };
 
 /** System groups a setting may not be set to (the spec's restrictions; role:internet never applies to groups). */
-const FORBIDDEN: Record<GroupPermission, readonly string[]> = {
+export const GROUP_PERMISSION_FORBIDDEN: Record<GroupPermission, readonly string[]> = {
   can_add_members_group: ['role:internet'],
   can_join_group: ['role:internet'],
   can_leave_group: ['role:internet'],
@@ -314,7 +314,7 @@ export async function checkSettingRestrictions(tx: Tx, realmId: number, setting:
   if (!ids.length) return;
   const rows = await tx.selectFrom('user_groups').select(['id', 'name', 'is_system_group']).where('realm_id', '=', realmId).where('id', 'in', ids).execute();
   for (const r of rows) {
-    if (r.is_system_group && r.name && FORBIDDEN[setting].includes(r.name)) throw badRequest(`'${setting}' setting cannot be set to '${r.name}' group.`);
+    if (r.is_system_group && r.name && GROUP_PERMISSION_FORBIDDEN[setting].includes(r.name)) throw badRequest(`'${setting}' setting cannot be set to '${r.name}' group.`);
   }
 }
 

@@ -69,7 +69,7 @@ export async function inviteGroups(tx: Tx, realmId: number, ids: number[]): Prom
   return rows;
 }
 
-/** The Invite object of GET /invites (email invitations only: Parley has no reusable links). */
+/** The Invite object of GET /invites for an email invitation. */
 export function presentInvite(row: InvitationRow): Record<string, unknown> {
   return {
     id: row.id,
@@ -93,4 +93,30 @@ export async function manageableInvites(tx: Tx, realm: Realm, user: User, now: n
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
   if (!isAdminRole(user.role)) q = q.where('invited_by_id', '=', user.id);
   return q.orderBy('id').execute();
+}
+
+export interface MultiuseRow {
+  id: number;
+  link_key: string;
+  invited_by_id: number;
+  invited_at: number;
+  expires_at: number | null;
+  invited_as: number;
+}
+
+/** Pending, unexpired reusable links the user may manage (and revoke): all for administrators, else their own. */
+export async function manageableMultiuseInvites(tx: Tx, realm: Realm, user: User, now: number): Promise<MultiuseRow[]> {
+  let q = tx
+    .selectFrom('multiuse_invites')
+    .select(['id', 'link_key', 'invited_by_id', 'invited_at', 'expires_at', 'invited_as'])
+    .where('realm_id', '=', realm.id)
+    .where('status', '=', INVITE_PENDING)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+  if (!isAdminRole(user.role)) q = q.where('invited_by_id', '=', user.id);
+  return q.orderBy('id').execute();
+}
+
+/** The Invite object of a reusable link: its URL instead of an email, as the reference shows. */
+export function presentMultiuseInvite(row: MultiuseRow, linkUrl: string): Record<string, unknown> {
+  return { id: row.id, invited_by_user_id: row.invited_by_id, invited: row.invited_at, expiry_date: row.expires_at, invited_as: row.invited_as, link_url: linkUrl, is_multiuse: true };
 }

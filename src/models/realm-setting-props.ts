@@ -9,7 +9,7 @@ import { LANGUAGES } from './user-settings.js';
  * - limit: JSON, a positive integer or one of the `special` words (mapped to the stored value);
  * - words / codes: one of the listed strings / integers, else `invalid` (with {value});
  * - group: a group-setting change request {new, old?};
- * - channel: a private channel's ID, or -1 for none;
+ * - channel: a channel's ID (private ones only where `private`), or -1 for none;
  * - auth: the authentication methods, name → enabled.
  */
 export type SettingKind =
@@ -20,7 +20,7 @@ export type SettingKind =
   | { kind: 'words'; values: readonly string[]; invalid: string }
   | { kind: 'codes'; values: readonly number[]; invalid: string }
   | { kind: 'group' }
-  | { kind: 'channel' }
+  | { kind: 'channel'; private?: true }
   | { kind: 'auth' };
 
 export type RealmSettingProp = SettingKind & {
@@ -73,7 +73,14 @@ const plain: Record<string, RealmSettingProp> = {
   message_content_edit_limit_seconds: { ...timeLimit, dict: true },
   message_edit_history_visibility_policy: { kind: 'words', values: ['all', 'moves', 'none'], invalid: 'Invalid message_edit_history_visibility_policy' },
   message_retention_days: { kind: 'limit', special: { unlimited: -1 }, owner: true },
-  moderation_request_channel_id: { kind: 'channel' },
+  moderation_request_channel_id: { kind: 'channel', private: true },
+  new_stream_announcements_stream_id: { kind: 'channel' },
+  signup_announcements_stream_id: { kind: 'channel' },
+  zulip_update_announcements_stream_id: { kind: 'channel' },
+  welcome_message_custom_text: { kind: 'str', maxLength: 8000 },
+  media_preview_size: { kind: 'codes', values: [100, 150, 200], invalid: 'Invalid media_preview_size {value}' },
+  require_e2ee_push_notifications: bool,
+  send_channel_events_messages: bool,
   move_messages_between_streams_limit_seconds: timeLimit,
   move_messages_within_stream_limit_seconds: timeLimit,
   name_changes_disabled: bool,

@@ -26,6 +26,8 @@ export const REALM_GROUP_SETTINGS: Record<string, string> = {
   create_multiuse_invite_group: 'role:administrators',
   direct_message_initiator_group: 'role:everyone',
   direct_message_permission_group: 'role:everyone',
+  /** Who counts as a workplace user for billing; nothing is billed on a self-hosted server. */
+  workplace_users_group: 'role:nobody',
 };
 
 /** Plain organization settings and their defaults. */
@@ -72,4 +74,14 @@ export const REALM_SETTINGS_DEFAULTS: Record<string, unknown> = {
   message_content_allowed_in_email_notifications: true,
   /** Where message reports go: a private channel's ID, or -1 for none (reporting is then off). */
   moderation_request_channel_id: -1,
+  /** Welcome Bot's message to new accounts, in Markdown ('' for the built-in one). */
+  welcome_message_custom_text: '',
+  /** Thumbnail height in messages, in percent of the default. */
+  media_preview_size: 100,
+  require_e2ee_push_notifications: false,
+  send_channel_events_messages: true,
+  /** Channels for the notification bot's announcements (-1: none). */
+  new_stream_announcements_stream_id: -1,
+  signup_announcements_stream_id: -1,
+  zulip_update_announcements_stream_id: -1,
 };

@@ -3,6 +3,8 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { BotServiceTable, BotStorageTable, MutedUserTable, UserStatusTable } from './schema-people.js';
 import type { ChannelAdminTables } from './schema-channel-admin.js';
 import type { PushTables } from './schema-push.js';
+import type { EventTables } from './schema-events.js';
+import type { MailProxyTables } from './schema-mail-proxy.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -384,6 +386,20 @@ export interface ChannelEmailAddressTable {
 }
 
 /** A user's completed authorization with the video-call provider. */
+/** Who deleted a message's earlier content versions (DELETE /messages/{id}/history, migration 025). */
+export interface MessageHistoryDeletionTable {
+  message_id: number;
+  deleted_by: number;
+  deleted_at: number;
+}
+/** A user's Webex OAuth token (migration 025). */
+export interface WebexTokenTable {
+  user_id: number;
+  access_token: string;
+  refresh_token: string | null;
+  expires_at: number | null;
+  created_at: number;
+}
 export interface VideoCallTokenTable {
   user_id: number;
   provider: string;
@@ -467,6 +483,8 @@ export interface EmailPendingTable {
   created_at: number;
   claim: string | null;
   claimed_until: number | null;
+  /** The composed email this row went into (migration 027); deleted with it once sent. */
+  batch_id: number | null;
 }
 
 /** A notification's Reply-To address: mail to it becomes user_id's reply in message_id's conversation. */
@@ -504,7 +522,7 @@ export interface RealmExportTable {
   file_key: string | null;
 }
 
-export interface DB extends ChannelAdminTables, PushTables {
+export interface DB extends ChannelAdminTables, PushTables, MailProxyTables, EventTables {
   bot_storage: BotStorageTable;
   user_status: UserStatusTable;
   muted_users: MutedUserTable;
@@ -524,6 +542,8 @@ export interface DB extends ChannelAdminTables, PushTables {
   invitations: InvitationTable;
   channel_email_addresses: ChannelEmailAddressTable;
   video_call_tokens: VideoCallTokenTable;
+  webex_tokens: WebexTokenTable;
+  message_history_deletions: MessageHistoryDeletionTable;
   custom_profile_fields: CustomProfileFieldTable;
   custom_profile_field_values: CustomProfileFieldValueTable;
   drafts: DraftTable;

@@ -1,6 +1,7 @@
 // Channel administration: POST /channels/create, PATCH and DELETE /streams/{stream_id}, subscriber
 // reads (/streams/{id}/members, /users/{id}/channels, /users/{id}/subscriptions/{stream_id}) and
 // PATCH /users/me/subscriptions.
+import { announceNewChannel } from '../actions/announcements.js';
 import type { RouteList } from '../http/router.js';
 import { endpoint } from '../http/endpoint.js';
 import { badRequest } from '../core/api-error.js';
@@ -117,6 +118,7 @@ const createChannel = endpoint({
       groupSettings: sentSettings<GroupSettingValue>(a),
       isDefaultStream: a.is_default_stream,
     });
+    if (a.announce) await announceNewChannel(req.app, req.realm, req.user, id);
     return { id };
   },
 });

@@ -7,7 +7,8 @@ import { INT32_MAX, INT32_MIN, Type, bool, id, int, json, loose, str } from '../
 import { ROLE_CODES } from '../models/roles.js';
 import { doInvite, doRevokeInvite } from '../actions/invitations.js';
 import { doAcceptInvite, inviteDetails } from '../actions/invitations-accept.js';
-import { manageableInvites, presentInvite, splitInviteeEmails } from '../lib/invitations.js';
+import { manageableInvites, manageableMultiuseInvites, presentInvite, presentMultiuseInvite, splitInviteeEmails } from '../lib/invitations.js';
+import { multiuseLink } from '../actions/invitations-multiuse.js';
 
 function vExpiry(value: unknown, name: string): number | null {
   if (value === null) return null;
@@ -66,8 +67,9 @@ const Invite = loose(
     invited: Type.Integer(),
     expiry_date: Type.Union([Type.Integer(), Type.Null()]),
     invited_as: Type.Integer(),
-    email: Type.String(),
-    notify_referrer_on_join: Type.Boolean(),
+    email: Type.Optional(Type.String()),
+    notify_referrer_on_join: Type.Optional(Type.Boolean()),
+    link_url: Type.Optional(Type.String()),
     is_multiuse: Type.Boolean(),
   }),
 );
@@ -76,8 +78,9 @@ const listInvites = endpoint({
   summary: 'Get all invitations',
   response: Type.Object({ invites: Type.Array(Invite) }),
   run: async (req) => {
-    const rows = await req.app.store.read((tx) => manageableInvites(tx, req.realm, req.user, req.app.clock.now()));
-    return { invites: rows.map(presentInvite) };
+    const now = req.app.clock.now();
+    const [rows, links] = await req.app.store.read((tx) => Promise.all([manageableInvites(tx, req.realm, req.user, now), manageableMultiuseInvites(tx, req.realm, req.user, now)]));
+    return { invites: [...rows.map(presentInvite), ...links.map((l) => presentMultiuseInvite(l, multiuseLink(req.app, req.realm, l.link_key)))] };
   },
 });
 

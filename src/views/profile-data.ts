@@ -2,25 +2,11 @@
 // (reorder), PATCH and DELETE /realm/profile_fields/{field_id}.
 import type { RouteList } from '../http/router.js';
 import { endpoint } from '../http/endpoint.js';
-import { invalidParam, vIntList, vObject } from '../core/params.js';
+import { vIntList } from '../core/params.js';
 import { IdList, INT32_MAX, Type, bool, id, json, str } from '../core/param-types.js';
 import { badRequest } from '../core/api-error.js';
-import type { ProfileDataUpdate } from '../lib/profile-fields.js';
+import { vProfileData } from './profile-data-param.js';
 import { doDeleteProfileField, doRemoveOwnProfileData, doReorderProfileFields, doUpdateOwnProfileData, doUpdateProfileField } from '../actions/profile-data.js';
-
-/** [{id, value}]: value a string, a list of user IDs, or null to clear. */
-function vProfileData(value: unknown, name: string): ProfileDataUpdate[] {
-  if (!Array.isArray(value)) throw invalidParam(`${name} is not a list`, name);
-  return value.map((item, i) => {
-    const o = vObject(item, `${name}[${i}]`);
-    if (typeof o.id !== 'number' || !Number.isSafeInteger(o.id)) throw invalidParam(`${name}[${i}]["id"] is not an integer`, name);
-    if (!('value' in o)) throw invalidParam(`${name}[${i}] is missing "value"`, name);
-    const v = o.value;
-    const ok = v === null || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)));
-    if (!ok) throw invalidParam(`${name}[${i}]["value"] is not a string, a list of user IDs or null`, name);
-    return { id: o.id, value: v as ProfileDataUpdate['value'] };
-  });
-}
 
 const Update = Type.Object({ id: Type.Integer({ minimum: 0, maximum: INT32_MAX }), value: Type.Union([Type.String(), IdList, Type.Null()]) });
 

@@ -72,7 +72,7 @@ function paramOf(prop: RealmSettingProp): Optional {
     case 'group':
       return json(GroupChange, { validate: vGroupChange }) as Optional;
     case 'channel':
-      // -1 turns message reporting off; any other value must name a private channel (checked in the action).
+      // -1 turns the feature off; any other value must name a channel, private where the setting says (checked in the action).
       return int({ min: -1, max: 2147483647, invalid: () => badRequest('Invalid channel ID') }) as Optional;
     case 'auth':
       return json(Type.Record(Type.String(), Type.Boolean())) as Optional;

@@ -1,5 +1,5 @@
 // Topic operations: POST /user_topics, the deprecated PATCH /users/me/subscriptions/muted_topics,
-// POST /streams/{stream_id}/delete_topic and GET /messages/{message_id}/history.
+// POST /streams/{stream_id}/delete_topic and GET/DELETE /messages/{message_id}/history.
 import type { RouteList } from '../http/router.js';
 import { endpoint } from '../http/endpoint.js';
 import { badRequest } from '../core/api-error.js';
@@ -8,9 +8,10 @@ import { Type, bool, id, int, loose, oneOf, str } from '../core/param-types.js';
 import { streamIdPath } from '../lib/streams/params.js';
 import { doSetTopicVisibility } from '../actions/user-topics.js';
 import { doDeleteTopic } from '../actions/delete-topic.js';
+import { doDeleteMessageHistory } from '../actions/message-history-delete.js';
 import { VISIBILITY_POLICIES, VisibilityPolicy } from '../lib/topics/visibility.js';
 import { accessMessage } from '../lib/messages/access.js';
-import { editHistoryPolicy, messageSnapshots } from '../lib/messages/history.js';
+import { editHistoryPolicy, historyDeleter, messageSnapshots } from '../lib/messages/history.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 
 const setUserTopic = endpoint({
@@ -65,8 +66,19 @@ const messageHistory = endpoint({
     if (policy === 'none') throw badRequest('Message edit history is disabled in this organization');
     return req.app.store.read(async (tx) => {
       const { message } = await accessMessage(tx, req.user, a.message_id);
-      return { message_history: messageSnapshots(message, { allowEmptyTopic: a.allow_empty_topic_name, emptyTopicDisplayName: emptyTopicDisplayName(req.realm), policy }) };
+      const historyDeletedBy = await historyDeleter(tx, message.id);
+      return { message_history: messageSnapshots(message, { allowEmptyTopic: a.allow_empty_topic_name, emptyTopicDisplayName: emptyTopicDisplayName(req.realm), policy, historyDeletedBy }) };
     });
+  },
+});
+
+const deleteMessageHistory = endpoint({
+  summary: "Delete a message's edit history",
+  path: { message_id: id({ invalid: () => badRequest('Invalid message(s)') }) },
+  response: Type.Object({}),
+  run: async (req, a) => {
+    await doDeleteMessageHistory(req.app, req.realm, req.user, a.message_id);
+    return {};
   },
 });
 
@@ -74,5 +86,5 @@ export const routes: RouteList = [
   ['user_topics', { POST: setUserTopic }],
   ['users/me/subscriptions/muted_topics', { PATCH: muteTopic }],
   ['streams/{stream_id:int}/delete_topic', { POST: deleteTopic }],
-  ['messages/{message_id:int}/history', { GET: messageHistory }],
+  ['messages/{message_id:int}/history', { GET: messageHistory, DELETE: deleteMessageHistory }],
 ];

@@ -1,4 +1,4 @@
-// POST /user_uploads, the temporary-URL lookup, and serving files at the URLs messages link.
+// POST /user_uploads, the temporary-URL lookup, thumbnail status, and serving files at the URLs messages link.
 import type { RouteList } from '../http/router.js';
 import { acceptsFiles } from '../http/handlers.js';
 import { endpoint } from '../http/endpoint.js';
@@ -59,6 +59,20 @@ const serveFile = endpoint({
   run: async (req, a) => fileResponse(req.app, await accessible(req.app, req.realm, req.user, a.realm_id, a.filename)),
 });
 
+/**
+ * GET /thumbnail/status/{realm_id}/{filename}: with the file's own access rules. Parley makes no thumbnails
+ * (register's server_thumbnail_formats is empty), so a file the user may fetch never has one.
+ */
+const thumbnailStatus = endpoint({
+  summary: 'Check thumbnail status',
+  path: filePath,
+  response: Type.Object({ has_thumbnail: Type.Boolean() }),
+  run: async (req, a) => {
+    await accessible(req.app, req.realm, req.user, a.realm_id, a.filename);
+    return { has_thumbnail: false };
+  },
+});
+
 /** GET /user_uploads/temporary/{token}/{filename}: the token is the credential. */
 const serveTemporary = endpoint({
   summary: 'Get an uploaded file by its temporary URL',
@@ -73,6 +87,7 @@ const serveTemporary = endpoint({
 export const routes: RouteList = [
   ['user_uploads', { POST: acceptsFiles(upload, (c) => c.maxFileUploadSizeMib * MIB) }],
   ['user_uploads/{realm_id:int}/{filename:path}', { GET: temporaryUrl }],
+  ['thumbnail/status/{realm_id:int}/{filename:path}', { GET: thumbnailStatus }],
   [`${NON_API_ROUTE}/user_uploads/temporary/{token}/{filename}`, { GET: serveTemporary }],
   [`${NON_API_ROUTE}/user_uploads/{realm_id:int}/{filename:path}`, { GET: serveFile }],
 ];

@@ -9,26 +9,14 @@ import { invalidParam, vObject } from '../core/params.js';
 import { INT32_MAX, INT32_MIN, Type, bool, id, int, json, loose, str, type ParamValues } from '../core/param-types.js';
 import { ROLE_CODES, Role, isAdminRole } from '../models/roles.js';
 import { userById, userByEmailFor } from '../lib/users.js';
-import { FIELD_TYPE_NAMES, presentField, realmFields, type ProfileDataUpdate } from '../lib/profile-fields.js';
+import { FIELD_TYPE_NAMES, presentField, realmFields } from '../lib/profile-fields.js';
 import { doUpdateUser, mustBeAdmin, type UserChanges } from '../actions/user-admin.js';
 import { DEACTIVATION_ACTIONS, doDeactivateUser, doReactivateUser, type DeactivationActions } from '../actions/user-deactivate.js';
 import { doCreateProfileField } from '../actions/profile-fields.js';
+import { vProfileData } from './profile-data-param.js';
 
 /** The original's limit on the custom text of the deactivation email. */
 const MAX_DEACTIVATION_COMMENT = 2000;
-
-function vProfileData(value: unknown, name: string): ProfileDataUpdate[] {
-  if (!Array.isArray(value)) throw invalidParam(`${name} is not a list`, name);
-  return value.map((item, i) => {
-    const o = vObject(item, `${name}[${i}]`);
-    if (typeof o.id !== 'number' || !Number.isSafeInteger(o.id)) throw invalidParam(`${name}[${i}]["id"] is not an integer`, name);
-    if (!('value' in o)) throw invalidParam(`${name}[${i}] is missing "value"`, name);
-    const v = o.value;
-    const ok = v === null || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)));
-    if (!ok) throw invalidParam(`${name}[${i}]["value"] is not a string, a list of user IDs or null`, name);
-    return { id: o.id, value: v as ProfileDataUpdate['value'] };
-  });
-}
 
 function vActions(value: unknown, name: string): DeactivationActions {
   const o = vObject(value, name);

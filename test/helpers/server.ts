@@ -179,9 +179,14 @@ export async function startTestServer(opts: { clock?: Clock; env?: Record<string
     dbName = `parley_t_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
     const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
+    // A copy of the pass's migrated template (scripts/test.mjs makes one) spares every server the migrations.
+    const template = process.env.PARLEY_TEST_PG_TEMPLATE;
+    await admin.query(`CREATE DATABASE ${dbName}${template ? ` TEMPLATE ${template}` : ''}`);
     await admin.end();
     databaseUrl = `${PG_BASE}/${dbName}`;
+  } else if (process.env.PARLEY_TEST_SQLITE_TEMPLATE) {
+    const template = process.env.PARLEY_TEST_SQLITE_TEMPLATE;
+    for (const f of fs.readdirSync(template)) if (f.startsWith('parley.sqlite3')) fs.copyFileSync(path.join(template, f), path.join(dataDir, f));
   }
   const config = loadConfig({ port: '0', 'data-dir': dataDir, 'database-url': databaseUrl, 'external-url': 'http://localhost' }, { ...TEST_RATE_LIMITS, ...(opts.env ?? {}) });
   const logger = createLogger(opts.logStream ? { level: config.logLevel, destination: opts.logStream } : { level: 'error', destination: process.stderr });

@@ -16,7 +16,7 @@ type RequestHandler = (req: HttpRequest, res: HttpResponse) => Promise<void> | v
  * original's session-authenticated /json/ alias), uploaded files, call join links, server files, well-known URIs
  * (and the operators' /healthz, /readyz, /metrics).
  */
-const SERVER_PREFIXES = ['/api/', '/json/', '/user_uploads/', '/calls/', '/static/', '/.well-known/', '/thumbnail', '/avatar/', '/user_avatars/'];
+const SERVER_PREFIXES = ['/api/', '/json/', '/user_uploads/', '/calls/', '/static/', '/.well-known/', '/thumbnail', '/external_content/', '/avatar/', '/user_avatars/'];
 
 /** No script but the client's own files; the server's message HTML may carry style attributes (KaTeX). */
 export const CONTENT_SECURITY_POLICY = [

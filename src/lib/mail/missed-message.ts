@@ -1,12 +1,13 @@
 // The missed-message email of one batch: subject, plain text and HTML, one section per conversation.
+import { htmlToText } from './html-text.js';
 
 export interface MissedMessage {
   id: number;
   senderName: string;
   dateSent: number;
-  /** Markdown source (the plain-text part). */
+  /** Markdown source (kept for callers; the text part is derived from the rendered HTML). */
   content: string;
-  /** Rendered HTML (the HTML part). */
+  /** Rendered HTML: the HTML part, and through htmlToText the plain-text part. */
   renderedContent: string;
 }
 
@@ -56,7 +57,7 @@ export function mailSafeHtml(html: string, realmUrl: string): string {
 
 const time = (unix: number): string => new Date(unix * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
-export function composeMissedEmail(input: MissedEmailInput): ComposedEmail {
+export async function composeMissedEmail(input: MissedEmailInput): Promise<ComposedEmail> {
   const convs = input.conversations;
   const count = convs.reduce((n, c) => n + c.messages.length, 0);
   const senders = [...new Set(convs.flatMap((c) => c.messages.map((m) => m.senderName)))];
@@ -70,8 +71,10 @@ export function composeMissedEmail(input: MissedEmailInput): ComposedEmail {
       text.push(`${m.senderName} (${time(m.dateSent)}):`);
       html.push(`<p><b>${escapeHtml(m.senderName)}</b> <span style="color:#777">${time(m.dateSent)}</span></p>`);
       if (input.includeContent) {
-        text.push(m.content, '');
-        html.push(`<div style="margin-left:1em">${mailSafeHtml(m.renderedContent, input.realmUrl)}</div>`);
+        const body = mailSafeHtml(m.renderedContent, input.realmUrl);
+        // The text part reads what the HTML shows (mentions, emoji names, link targets), not the Markdown source.
+        text.push(await htmlToText(body), '');
+        html.push(`<div style="margin-left:1em">${body}</div>`);
       } else text.push('');
     }
     text.push(`View or reply in ${input.realmName}: ${c.link}`, `Reply to this conversation by email: ${c.replyTo}`, '');

@@ -17,6 +17,8 @@ export interface MailMessage {
   fromName?: string;
   /** Extra headers (List-Unsubscribe, Auto-Submitted…). */
   headers?: Record<string, string>;
+  /** The Message-ID ("<…@host>"), when the sender keeps one across attempts; else a new one. */
+  messageId?: string;
 }
 
 /** The From header: the configured address, under another display name when the message asks for one. */
@@ -27,7 +29,7 @@ export function fromAddress(configured: string, name: string | undefined): strin
 }
 
 /** Messages with HTML or extra headers are built by nodemailer's composer (multipart, encoded headers). */
-const needsComposer = (m: MailMessage): boolean => m.html !== undefined || m.replyTo !== undefined || m.headers !== undefined || m.fromName !== undefined;
+const needsComposer = (m: MailMessage): boolean => m.html !== undefined || m.replyTo !== undefined || m.headers !== undefined || m.fromName !== undefined || m.messageId !== undefined;
 
 export interface Outbox {
   send(message: MailMessage): Promise<void>;
@@ -57,7 +59,7 @@ export class FileOutbox implements Outbox {
     const host = /@([^>\s]+)/.exec(this.from)?.[1] ?? 'localhost';
     if (needsComposer(m)) {
       const { default: MailComposer } = await import('nodemailer/lib/mail-composer/index.js');
-      const raw = await new MailComposer({ ...nodemailerFields(this.from, m), messageId: `<${id}@${host}>`, date: new Date() }).compile().build();
+      const raw = await new MailComposer({ messageId: `<${id}@${host}>`, ...nodemailerFields(this.from, m), date: new Date() }).compile().build();
       await this.write(id, raw);
       return;
     }
@@ -120,5 +122,6 @@ function nodemailerFields(from: string, m: MailMessage): Record<string, unknown>
     ...(m.html !== undefined ? { html: m.html } : {}),
     ...(m.replyTo !== undefined ? { replyTo: headerValue(m.replyTo) } : {}),
     ...(m.headers ? { headers: Object.fromEntries(Object.entries(m.headers).map(([k, v]) => [k, headerValue(v)])) } : {}),
+    ...(m.messageId !== undefined ? { messageId: headerValue(m.messageId) } : {}),
   };
 }

@@ -43,7 +43,7 @@ export interface RenderContext {
   inlineImagePreview: boolean;
   /** The organization's default_code_block_language ('' for none). */
   defaultCodeBlockLanguage: string;
-  /** Image proxy for external video previews; without one the original URL is used. */
+  /** Image proxy for external video previews (the original's camo form); without one the original URL is used. */
   camo: { uri: string; key: string } | null;
 }
 
@@ -102,6 +102,8 @@ export interface RenderOptions {
   defaultCodeBlockLanguage: string;
   /** In the order they apply (sort_order, id); compiled once per list (compileLinkifiers memoizes). */
   linkifiers: readonly Linkifier[];
+  /** The server's image proxy (video previews point through it); absent or null: none. */
+  camo?: { uri: string; key: string } | null;
 }
 
 // Syntax that can reference rows. Code spans are not excluded: a false positive only costs a small query.

@@ -107,6 +107,10 @@ function pygmentize(list: Piece[], prof: Profile): Piece[] {
       out.push(['si', interp[1]], ...pygmentize(plainPieces(interp[2], '', prof), prof), ['si', interp[3]]);
       continue;
     }
+    if (prof.inlinePhp && cls0 === 'cp' && text0 === '<?php') {
+      out.push(['o', '<?'], ['nx', 'php']);
+      continue;
+    }
     // A preprocessor token keeps its inner spaces (<!DOCTYPE html>); spaces after it are whitespace tokens.
     const trailing = cls0 === 'cp' && prof.ws ? /\s+$/.exec(text0) : null;
     if (trailing) {

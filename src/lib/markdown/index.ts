@@ -10,11 +10,12 @@ import { applyLinkifiers, linkifierMatches } from './linkifiers.js';
 import { configureLinks, tidyLinks } from './links.js';
 import { autolink, findUrls } from './autolink.js';
 import { mathPlugin } from './math.js';
-import { mentionPlugin, type MentionEnv } from './mentions.js';
+import { mentionPlugin, STREAM_WILDCARDS, TOPIC_WILDCARD, type MentionEnv } from './mentions.js';
 import { inlinePreviews } from './previews.js';
 import { originalBytes } from './original-bytes.js';
 import { sanitize } from './sanitize.js';
 import { timePlugin } from './time.js';
+import { whitespacePlugin } from './whitespace.js';
 
 export type { RenderContext, RenderOptions, RenderUser, RenderGroup, RenderStream, RealmEmoji } from './context.js';
 export type { Linkifier } from './linkifiers.js';
@@ -43,6 +44,7 @@ md.disable(['autolink', 'html_inline', 'html_block', 'lheading', 'smartquotes', 
 configureLinks(md);
 md.use(fencePlugin);
 md.use(blocksPlugin);
+md.use(whitespacePlugin);
 md.use(inlinePlugin);
 md.use(mathPlugin);
 md.use(timePlugin);
@@ -64,11 +66,55 @@ type Env = MentionEnv & { hasLink?: boolean; hasImage?: boolean };
  */
 const PLAIN_LINE = /^[A-Za-z0-9,!?'](?:[A-Za-z0-9 ,!?']*[A-Za-z0-9,!?'])?$/;
 
+/**
+ * A user mention or a bold run of words on a plain line: after the start or a space, a name (letters,
+ * digits, spaces) or words, then the end, a space or plain punctuation. What is left once they are
+ * taken out must be a PLAIN_LINE.
+ */
+const LINE_MARKUP = /(^| )(?:@\*\*([A-Za-z0-9 ]+)\*\*|\*\*([A-Za-z0-9]+(?: [A-Za-z0-9]+)*)\*\*)(?=$|[ ,!?])/g;
+
 export function renderMessage(content: string, ctx: RenderContext): RenderResult {
-  // Linkifier patterns may match plain words (e.g. T123), so the shortcut needs an organization without any.
-  if (ctx.linkifiers.length === 0 && PLAIN_LINE.test(content)) return plainResult(`<p>${content}</p>`);
+  // Linkifier patterns may match plain words (e.g. T123), so the shortcuts need an organization without any.
+  if (ctx.linkifiers.length === 0) {
+    if (PLAIN_LINE.test(content)) return plainResult(`<p>${content}</p>`);
+    if (content.includes('**')) {
+      const r = renderMarkupLine(content, ctx);
+      if (r) return r;
+    }
+  }
   return renderFull(content, ctx);
 }
+
+/**
+ * A plain line with mentions of people by unique name and bold words (the commonest chat lines after
+ * plain ones, and most imported Slack mentions): their HTML without the parser. Null when anything
+ * else is there (a wildcard, an ambiguous or unknown name, other markup): the full pipeline decides.
+ * A test holds the two paths to the same output.
+ */
+function renderMarkupLine(content: string, ctx: RenderContext): RenderResult | null {
+  if (!PLAIN_LINE.test(content.replace(LINE_MARKUP, '$1x'))) return null;
+  const ids = new Set<number>();
+  let failed = false;
+  const html = content.replace(LINE_MARKUP, (_, before: string, name: string | undefined, bold: string | undefined) => {
+    if (bold !== undefined) return `${before}<strong>${bold}</strong>`;
+    const matches = ctx.byName.get(name!.trim().toLowerCase());
+    // Wildcards (all, topic…) are not people's names here: byName holds people only.
+    const user = matches?.length === 1 ? matches[0] : undefined;
+    if (!user || /[&<>"]/.test(user.full_name) || isWildcardName(name!)) {
+      failed = true;
+      return '';
+    }
+    ids.add(user.id);
+    return `${before}<span class="user-mention" data-user-id="${user.id}">@${user.full_name}</span>`;
+  });
+  if (failed) return null;
+  return { ...plainResult(`<p>${html}</p>`), mentionedUserIds: [...ids].sort((a, b) => a - b) };
+}
+
+const isWildcardName = (name: string): boolean => {
+  const lower = name.trim().toLowerCase();
+  return STREAM_WILDCARDS.includes(lower) || lower === TOPIC_WILDCARD;
+};
 
 function plainResult(html: string): RenderResult {
   return { html, mentionedUserIds: [], mentionedGroupIds: [], streamWildcardMentioned: false, topicWildcardMentioned: false, isMeMessage: false, hasLink: false, hasImage: false };

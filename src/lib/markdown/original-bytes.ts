@@ -1,6 +1,8 @@
 // After sanitizing: the few spellings sanitize-html normalizes that the original's clients compare byte for byte.
 
-const CODE_BLOCK = /(<div class="codehilite"[^>]*><pre><span><\/span><code>)([\s\S]*?)(<\/code><\/pre><\/div>)/g;
+// Only blocks without a named language: the original re-serializes a block it adds data-code-language
+// to (with lxml), which writes quotes in text plainly.
+const CODE_BLOCK = /(<div class="codehilite"><pre><span><\/span><code>)([\s\S]*?)(<\/code><\/pre><\/div>)/g;
 // KaTeX's TeX annotation and the original's tex-error spans escape quotes the way Python's html.escape does.
 const TEX_SOURCE = /(<annotation encoding="application\/x-tex">|<span class="tex-error">)([^<]*)(<\/annotation>|<\/span>)/g;
 

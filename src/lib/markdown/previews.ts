@@ -1,8 +1,8 @@
 // Inline previews of image and video links, placed after the paragraph that holds the link (not inside quotes).
-import crypto from 'node:crypto';
 import type { StateCore, Token } from 'markdown-it';
 import type { RenderContext } from './context.js';
 import { escapeHtml } from './code.js';
+import { proxyUrl } from '../image-proxy/sign.js';
 
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|tiff?|avif)$/i;
 const VIDEO = /\.(mp4|webm|mov|m4v|ogv)$/i;
@@ -23,10 +23,9 @@ function quoteAll(s: string): string {
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
+/** An external video through the image proxy, as the original writes it; a same-site path as it is. */
 function camoUrl(url: string, ctx: RenderContext): string {
-  if (!ctx.camo) return url;
-  const digest = crypto.createHmac('sha1', ctx.camo.key).update(url).digest('hex');
-  return `${ctx.camo.uri}${digest}/${Buffer.from(url).toString('hex')}`;
+  return ctx.camo && /^https?:\/\//i.test(url) ? proxyUrl(ctx.camo, url) : url;
 }
 
 function previewHtml(href: string, title: string | null, ctx: RenderContext): string {
@@ -92,7 +91,8 @@ export function inlinePreviews(state: StateCore): void {
   env.hasImage = true;
   for (const p of plan.reverse()) {
     const block = new state.Token('html_block', '', 0);
-    block.content = p.links.map((l) => previewHtml(l.href, l.title, env.ctx)).join('') + '\n';
+    // In a tight list item (hidden paragraph) the preview ends the item's text, with no line break after it.
+    block.content = p.links.map((l) => previewHtml(l.href, l.title, env.ctx)).join('') + (tokens[p.after].hidden ? '' : '\n');
     tokens.splice(p.after + 1, 0, block);
     if (p.remove && !tokens[p.after].hidden) tokens.splice(p.after - 2, 3);
   }

@@ -28,6 +28,11 @@ export interface Profile {
   attr?: string;
   /** A triple-quoted string opening a line is a docstring (`sd`), its indentation a `w` token. */
   docstrings?: boolean;
+  /**
+   * The original lexes code blocks with PHP's `startinline` (code without an opening tag): an
+   * opening `<?php` is then operator `<?` and name `php`, not one preprocessor token.
+   */
+  inlinePhp?: boolean;
 }
 
 function words(spec: Record<string, string>): Record<string, string> {
@@ -133,7 +138,7 @@ export const PROFILES: Record<string, Profile> = {
     after: { def: 'nf', class: 'nc', module: 'nn' },
     remap: { nv: 'vi', nc: 'no' },
   }),
-  php: base({ ws: false, str: 'quote', remap: {} }),
+  php: base({ ws: false, str: 'quote', remap: {}, inlinePhp: true }),
   bash: base({
     str: 'quote', int: 'm', float: 'm', name: '',
     words: words({

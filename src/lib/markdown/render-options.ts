@@ -40,5 +40,6 @@ export async function renderOptionsFor(app: AppContext, realm: Realm, sender: Pi
     inlineImagePreview: s.inline_image_preview !== false,
     defaultCodeBlockLanguage: typeof s.default_code_block_language === 'string' ? s.default_code_block_language : '',
     linkifiers: await realmLinkifierList(app, realm.id),
+    camo: app.imageProxy ?? null,
   };
 }

@@ -1,6 +1,7 @@
 // Message edit history as clients see it: the organization's visibility policy, the edit_history
 // entries of Message objects, and the snapshots of GET /messages/{id}/history.
 import type { Message, Realm } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
 import { realmSettings } from '../realm-settings.js';
 import { displayTopic } from '../../presenters/message.js';
 import { htmlDiff } from './html-diff.js';
@@ -27,10 +28,21 @@ export function visibleEditHistory(entries: Entry[] | undefined, policy: EditHis
   return moves.length ? moves : undefined;
 }
 
+/**
+ * The entries left once earlier content versions are deleted: moves without their content fields, content-only
+ * edits gone. Null when no entry holds earlier content (nothing to delete).
+ */
+export function withoutContentEdits(entries: Entry[]): Entry[] | null {
+  if (!entries.some((e) => 'prev_content' in e)) return null;
+  return entries.filter(isMove).map((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !CONTENT_KEYS.includes(k))));
+}
+
 export interface SnapshotOptions {
   allowEmptyTopic: boolean;
   emptyTopicDisplayName: string;
   policy: EditHistoryPolicy;
+  /** Who deleted the earlier content versions, if anyone did. */
+  historyDeletedBy?: number;
 }
 
 /**
@@ -63,6 +75,14 @@ export function messageSnapshots(message: Message, opts: SnapshotOptions): Entry
     if (e.prev_stream !== undefined) Object.assign(snap, { prev_stream: e.prev_stream, stream: e.stream });
     out.push(snap);
   }
-  out.push({ topic: topic(currentTopic), content, rendered_content: rendered, timestamp: message.date_sent, user_id: message.sender_id });
+  const original: Entry = { topic: topic(currentTopic), content, rendered_content: rendered, timestamp: message.date_sent, user_id: message.sender_id };
+  // Once earlier versions were deleted the oldest snapshot no longer shows the first content: say who deleted them.
+  if (opts.historyDeletedBy !== undefined) original.history_deleted_by = opts.historyDeletedBy;
+  out.push(original);
   return out.reverse();
+}
+
+/** The user who deleted the message's earlier content versions, or undefined. */
+export async function historyDeleter(tx: Tx, messageId: number): Promise<number | undefined> {
+  return (await tx.selectFrom('message_history_deletions').select('deleted_by').where('message_id', '=', messageId).executeTakeFirst())?.deleted_by;
 }

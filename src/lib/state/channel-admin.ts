@@ -1,5 +1,6 @@
 // Register state of organization administration: default channels, channel folders, allowed domains, code playgrounds, new users' setting defaults.
 import type { StateFetcher } from './context.js';
+import { Role } from '../../models/roles.js';
 import { defaultStreamIds } from '../streams/administer.js';
 import { effectiveDefaults, presentDefaults, realmUserDefaultOverrides } from '../realm-user-defaults.js';
 import { realmDomainList } from '../realm-domains.js';
@@ -8,8 +9,9 @@ import { MAX_FOLDER_DESCRIPTION_LENGTH, MAX_FOLDER_NAME_LENGTH, presentFolder, r
 
 export const defaultStreamsState: StateFetcher = {
   types: ['default_streams'],
-  async fetch({ tx, realm }) {
-    return { realm_default_streams: await defaultStreamIds(tx, realm.id) };
+  async fetch({ tx, realm, user }) {
+    // Guests (and visitors) cannot reach every default channel: as the original, they are told there are none.
+    return { realm_default_streams: user && user.role !== Role.GUEST ? await defaultStreamIds(tx, realm.id) : [] };
   },
 };
 

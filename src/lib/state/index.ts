@@ -19,6 +19,8 @@ import { peopleStates } from './people.js';
 import { channelAdminStates } from './channel-admin.js';
 import { scheduledMessagesState } from './scheduled-messages.js';
 import { serverConstantsState } from './server-constants.js';
+import { realmExtrasState } from './realm-extras.js';
+import { absentFeatureStates } from './features-absent.js';
 
 export const STATE_FETCHERS: readonly StateFetcher[] = [
   realmState,
@@ -41,6 +43,8 @@ export const STATE_FETCHERS: readonly StateFetcher[] = [
   ...channelAdminStates,
   scheduledMessagesState,
   serverConstantsState,
+  realmExtrasState,
+  ...absentFeatureStates,
 ];
 
 /** Event types whose state register can fetch (unknown requested types are ignored, as the spec says). */
