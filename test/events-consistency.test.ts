@@ -352,6 +352,9 @@ test('user administration: role, name, profile fields, deactivation with actions
   await checkConsistency(watcher, () => s.owner.ok('PATCH', `users/${target.userId}`, { role: 200, full_name: 'Tess Admin' }), { expect: ['realm_user', 'user_group'] });
   await checkConsistency(target, () => s.owner.ok('PATCH', `users/${target.userId}`, { role: 300 }), { expect: ['realm_user', 'realm_bot'] });
   await checkConsistency(target, () => s.owner.ok('PATCH', `users/${target.userId}`, { role: 400 }), { register: LEGACY, expect: ['realm_user'] });
+  // A guest is told of no default channels: becoming one, and ceasing to be one, changes the list.
+  await checkConsistency(target, () => s.owner.ok('PATCH', `users/${target.userId}`, { role: 600 }), { expect: ['realm_user', 'default_streams'] });
+  await checkConsistency(target, () => s.owner.ok('PATCH', `users/${target.userId}`, { role: 400 }), { expect: ['realm_user', 'default_streams'] });
   let field = 0;
   await checkConsistency(watcher, async () => (field = (await s.owner.ok('POST', 'realm/profile_fields', { name: 'Cons Field', field_type: 1 })).id), { expect: ['custom_profile_fields'] });
   await checkConsistency(watcher, () => s.owner.ok('PATCH', `users/${target.userId}`, { profile_data: [{ id: field, value: '*bold*' }] }), { expect: ['realm_user'] });

@@ -3,10 +3,8 @@
 // the test also fails when one of them is served, so the list stays true as it shrinks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { parse } from 'yaml';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { referencePath } from './helpers/conformance.js';
+import { loadReferenceDocument, referencePath } from './helpers/conformance.js';
 
 /** Not part of the API a client calls (development-only, documentation pages, the outgoing-webhook payload, exports). */
 const EXCLUDED = new Set(['/dev_fetch_api_key', '/dev_list_users', '/real-time', '/rest-error-handling', '/zulip-outgoing-webhook', '/export/realm', '/export/realm/{export_id}', '/export/realm/consents']);
@@ -43,7 +41,7 @@ after(async () => {
 });
 
 test('every operation of the reference answers something other than the route table’s 404 or 405', { skip: referencePath() ? false : 'no ../shared/reference' }, async (t) => {
-  const doc = parse(fs.readFileSync(referencePath()!, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  const doc = loadReferenceDocument(referencePath()!) as { paths: Record<string, Record<string, unknown>> };
   const missing: string[] = [];
   const nowServed: string[] = [];
   let probes = 0;

@@ -15,6 +15,7 @@ import { presentBot } from '../presenters/bot.js';
 import { avatarPerson } from '../presenters/avatar.js';
 import { isoDate, presentUser } from '../presenters/user.js';
 import { dropInaccessibleRecipients } from '../lib/user-access.js';
+import { defaultStreamIds } from '../lib/streams/administer.js';
 import { checkEmail, checkFullName } from './users.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 
@@ -127,6 +128,10 @@ async function roleChangeEvents(tx: Tx, realm: Realm, before: User, after: User,
   if (isAdminRole(before.role) !== isAdminRole(after.role)) {
     const bots = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_bot', '=', 1).where('is_active', '=', 1).where((eb) => eb.or([eb('bot_owner_id', 'is', null), eb('bot_owner_id', '!=', after.id)])).orderBy('id').execute();
     for (const b of bots) events.push(to([after.id], isAdminRole(after.role) ? { type: 'realm_bot', op: 'add', bot: presentBot(b) } : { type: 'realm_bot', op: 'delete', bot: { user_id: b.id } }));
+  }
+  // Guests are told of no default channels (lib/state/channel-admin.ts): the list comes or goes with the role.
+  if ((before.role === Role.GUEST) !== (after.role === Role.GUEST)) {
+    events.push(to([after.id], { type: 'default_streams', default_streams: after.role === Role.GUEST ? [] : await defaultStreamIds(tx, realm.id) }));
   }
   events.push(...(await channelSightEvents(tx, realm, before, after)));
   return events;

@@ -1,5 +1,6 @@
 // Checks observed answers and events against the original's OpenAPI description (../shared/reference): fields it does not define are reported.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { DOCUMENTED_EXTRAS } from './conformance-extras.js';
@@ -13,6 +14,30 @@ const SOURCE_REFERENCE = path.resolve(process.cwd(), '../shared/reference/zulip-
 export function referencePath(): string | null {
   for (const p of [SOURCE_REFERENCE, REFERENCE]) if (fs.existsSync(p)) return p;
   return null;
+}
+
+/**
+ * The reference parsed: YAML parsing takes seconds and nearly every test process checks answers, so
+ * the first parse is kept as JSON in the temporary directory (keyed by the file's size and mtime) and
+ * later processes read that in milliseconds.
+ */
+export function loadReferenceDocument(file: string): Record<string, any> {
+  const st = fs.statSync(file);
+  const cache = path.join(os.tmpdir(), `parley-reference-${st.size}-${Math.trunc(st.mtimeMs)}.json`);
+  try {
+    return JSON.parse(fs.readFileSync(cache, 'utf8')) as Record<string, any>;
+  } catch {
+    const doc = parse(fs.readFileSync(file, 'utf8')) as Record<string, any>;
+    // Written whole then renamed, so a concurrent reader never sees half a file.
+    const part = `${cache}.${process.pid}`;
+    try {
+      fs.writeFileSync(part, JSON.stringify(doc));
+      fs.renameSync(part, cache);
+    } catch {
+      fs.rmSync(part, { force: true });
+    }
+    return doc;
+  }
 }
 
 /** Parley's renamed words → the reference's (shared/README.md). */
@@ -50,7 +75,7 @@ export class Reference {
   private readonly operations: Operation[] = [];
 
   constructor(file: string) {
-    this.doc = parse(fs.readFileSync(file, 'utf8')) as Schema;
+    this.doc = loadReferenceDocument(file);
     for (const [template, item] of Object.entries(this.doc.paths as Record<string, Schema>)) {
       const pattern = new RegExp('^' + template.replace(/\{[^}]+\}/g, '[^/]+') + '$');
       for (const method of ['get', 'post', 'patch', 'put', 'delete']) {
