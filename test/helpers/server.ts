@@ -158,6 +158,13 @@ export interface TestServer {
 let counter = 0;
 
 /**
+ * Test databases commit without waiting for the WAL to reach the disk: what a commit makes visible
+ * to other sessions is the same, PostgreSQL itself is never crashed by a test, and the suite's
+ * thousands of small commits no longer each wait for an fsync. PARLEY_TEST_PG_SYNC=1 keeps the default.
+ */
+export const TEST_PG_SESSION_OPTIONS = process.env.PARLEY_TEST_PG_SYNC === '1' ? '' : `?options=${encodeURIComponent('-c synchronous_commit=off')}`;
+
+/**
  * logStream: receives the server's log lines (JSON, one per write) at its configured level;
  * without it only errors are logged, to stderr.
  *
@@ -183,7 +190,7 @@ export async function startTestServer(opts: { clock?: Clock; env?: Record<string
     const template = process.env.PARLEY_TEST_PG_TEMPLATE;
     await admin.query(`CREATE DATABASE ${dbName}${template ? ` TEMPLATE ${template}` : ''}`);
     await admin.end();
-    databaseUrl = `${PG_BASE}/${dbName}`;
+    databaseUrl = `${PG_BASE}/${dbName}${TEST_PG_SESSION_OPTIONS}`;
   } else if (process.env.PARLEY_TEST_SQLITE_TEMPLATE) {
     const template = process.env.PARLEY_TEST_SQLITE_TEMPLATE;
     for (const f of fs.readdirSync(template)) if (f.startsWith('parley.sqlite3')) fs.copyFileSync(path.join(template, f), path.join(dataDir, f));

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Store } from '../../src/store/store.js';
-import { TEST_RATE_LIMITS } from './server.js';
+import { TEST_PG_SESSION_OPTIONS, TEST_RATE_LIMITS } from './server.js';
 
 const PG_BASE = process.env.PARLEY_TEST_PG_URL ?? '';
 
@@ -38,7 +38,7 @@ export async function freshStorage(): Promise<FreshStorage> {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = `${PG_BASE}/${name}`;
+  const url = `${PG_BASE}/${name}${TEST_PG_SESSION_OPTIONS}`;
   return {
     args: ['--data-dir', dir, '--database-url', url],
     env: { PARLEY_DATA_DIR: dir, PARLEY_DATABASE_URL: url },
