@@ -2,8 +2,8 @@
 // a node dies (same Message-ID, once), and users with a live event queue on any node not emailed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp.js';
+import type { Client, TestServer } from './helpers/server.js';
+import { startMailTestServer, type SmtpReceiver } from './helpers/smtp.js';
 import type { AppContext, Clock } from '../src/context.js';
 import type { RunningServer } from '../src/main.js';
 import type { Outbox } from '../src/lib/mail/outbox.js';
@@ -15,16 +15,13 @@ let now = 1_700_000_000;
 const clock: Clock = { now: () => now };
 let s: TestServer;
 let smtp: SmtpReceiver;
+let stop: () => Promise<void>;
 let ann: Client;
 before(async () => {
-  smtp = await startSmtpReceiver();
-  s = await startTestServer({ clock, env: { PARLEY_SMTP_URL: smtp.url } });
+  ({ server: s, smtp, close: stop } = await startMailTestServer(clock));
   ann = await s.user('Ann Sender');
 });
-after(async () => {
-  await s.close();
-  await smtp.close();
-});
+after(() => stop());
 
 const app = (): AppContext => s.running.app;
 const dm = async (to: Client, content: string) => (await ann.ok('POST', 'messages', { type: 'direct', to: JSON.stringify([to.userId]), content })).id as number;

@@ -2,8 +2,8 @@
 // (also with two nodes on PostgreSQL), and the digest unsubscribe link.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { startSmtpReceiver, type SmtpReceiver } from './helpers/smtp.js';
+import type { Client, TestServer } from './helpers/server.js';
+import { startMailTestServer, type SmtpReceiver } from './helpers/smtp.js';
 import type { Clock } from '../src/context.js';
 import { deliverDueDigests, weekdayOf } from '../src/actions/email-digest.js';
 
@@ -11,16 +11,13 @@ let now = 1_700_000_000;
 const clock: Clock = { now: () => now };
 let s: TestServer;
 let smtp: SmtpReceiver;
+let stop: () => Promise<void>;
 let ann: Client;
 before(async () => {
-  smtp = await startSmtpReceiver();
-  s = await startTestServer({ clock, env: { PARLEY_SMTP_URL: smtp.url } });
+  ({ server: s, smtp, close: stop } = await startMailTestServer(clock));
   ann = await s.user('Ann Poster');
 });
-after(async () => {
-  await s.close();
-  await smtp.close();
-});
+after(() => stop());
 
 /** There is no API for these organization settings yet: written as stored. */
 async function setDigest(enabled: boolean, weekday: number): Promise<void> {

@@ -2,9 +2,9 @@
 // muting, deactivated users, presence, unsubscribe links, restarts and two nodes on one database.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import type { Client, TestServer } from './helpers/server.js';
 import { until } from './helpers/wait.js';
-import { startSmtpReceiver, type Received, type SmtpReceiver } from './helpers/smtp.js';
+import { startMailTestServer, type Received, type SmtpReceiver } from './helpers/smtp.js';
 import { newChannel } from './helpers/messages.js';
 import type { Clock } from '../src/context.js';
 import type { AppContext } from '../src/context.js';
@@ -14,16 +14,13 @@ let now = 1_700_000_000;
 const clock: Clock = { now: () => now };
 let s: TestServer;
 let smtp: SmtpReceiver;
+let stop: () => Promise<void>;
 let ann: Client;
 before(async () => {
-  smtp = await startSmtpReceiver();
-  s = await startTestServer({ clock, env: { PARLEY_SMTP_URL: smtp.url } });
+  ({ server: s, smtp, close: stop } = await startMailTestServer(clock));
   ann = await s.user('Ann Sender');
 });
-after(async () => {
-  await s.close();
-  await smtp.close();
-});
+after(() => stop());
 
 const app = (): AppContext => s.running.app;
 const send = async (c: Client, params: Record<string, unknown>) => (await c.ok('POST', 'messages', params as never)).id as number;

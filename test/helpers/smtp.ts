@@ -2,6 +2,8 @@
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
+import type { Clock } from '../../src/context.js';
+import { startTestServer, type TestServer } from './server.js';
 
 export interface Received {
   envelopeTo: string[];
@@ -47,5 +49,19 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     received,
     to: (address) => received.filter((r) => r.envelopeTo.includes(address)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A test server that sends its mail to a fresh receiver; close() stops both. */
+export async function startMailTestServer(clock: Clock): Promise<{ server: TestServer; smtp: SmtpReceiver; close: () => Promise<void> }> {
+  const smtp = await startSmtpReceiver();
+  const server = await startTestServer({ clock, env: { PARLEY_SMTP_URL: smtp.url } });
+  return {
+    server,
+    smtp,
+    close: async () => {
+      await server.close();
+      await smtp.close();
+    },
   };
 }
