@@ -16,10 +16,12 @@ export interface Config {
   externalUrl: string;
   /** Message bus for multi-node deployments: "local" (single process) or nats://host:port. */
   busUrl: string;
-  /** Identifies this process among the nodes sharing a database and bus. */
+  /** Identifies this process among the nodes sharing a database and bus; unique (generated and kept in the data directory when not given). */
   nodeId: string;
   /** Seconds an unpolled event queue survives unless the client asked otherwise. */
   idleQueueTimeoutSecs: number;
+  /** Events an unpolled queue keeps in memory; past that they are rebuilt from the event log when it is polled (PARLEY_MAX_QUEUE_EVENTS). */
+  maxQueueEvents: number;
   /** Seconds of silence after which a waiting long-poll gets a heartbeat. */
   heartbeatSecs: number;
   /** Whether to create a first organization and owner on an empty database. */
@@ -87,6 +89,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** Milliseconds a whole request, body included, may take to arrive before a 408 (PARLEY_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs: number;
+  /** Milliseconds a graceful shutdown (SIGTERM) waits for requests under way before it closes (PARLEY_SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
   /** Plain HTTP/1.1 requests served on the socket itself (PARLEY_LEAN_HTTP, default 1); 0: all through Node's server. */
   leanHttp: boolean;
   /** Request rate limits (PARLEY_RATE_LIMIT_*): where they are counted and how many requests each allows. */
@@ -148,8 +152,10 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     databaseUrl: flags['database-url'] ?? env.PARLEY_DATABASE_URL ?? '',
     externalUrl,
     busUrl: flags['bus-url'] ?? env.PARLEY_BUS_URL ?? 'local',
-    nodeId: flags['node-id'] ?? env.PARLEY_NODE_ID ?? 'n1',
+    // Empty: generated once and kept in the data directory (events/node-id.ts).
+    nodeId: flags['node-id'] ?? env.PARLEY_NODE_ID ?? '',
     idleQueueTimeoutSecs: intFrom(env.PARLEY_IDLE_QUEUE_TIMEOUT_SECS, 600, 'PARLEY_IDLE_QUEUE_TIMEOUT_SECS'),
+    maxQueueEvents: Math.max(1, intFrom(env.PARLEY_MAX_QUEUE_EVENTS, 2000, 'PARLEY_MAX_QUEUE_EVENTS')),
     heartbeatSecs: intFrom(env.PARLEY_HEARTBEAT_SECS, 50, 'PARLEY_HEARTBEAT_SECS'),
     bootstrap: (flags.bootstrap ?? env.PARLEY_BOOTSTRAP ?? '1') !== '0',
     // Off by default, as before: a line per answered long-poll costs a third of delivery's CPU at
@@ -191,6 +197,7 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     headersTimeoutMs: Math.max(1, intFrom(env.PARLEY_HEADERS_TIMEOUT_MS, 60_000, 'PARLEY_HEADERS_TIMEOUT_MS')),
     // Node's own default: time enough for the largest upload on a slow link.
     requestTimeoutMs: Math.max(1, intFrom(env.PARLEY_REQUEST_TIMEOUT_MS, 300_000, 'PARLEY_REQUEST_TIMEOUT_MS')),
+    shutdownTimeoutMs: Math.max(0, intFrom(env.PARLEY_SHUTDOWN_TIMEOUT_MS, 10_000, 'PARLEY_SHUTDOWN_TIMEOUT_MS')),
     leanHttp: (env.PARLEY_LEAN_HTTP ?? '1') !== '0',
     imageProxy: (env.PARLEY_IMAGE_PROXY ?? '1') !== '0',
     imageProxyKey: env.PARLEY_IMAGE_PROXY_KEY ?? '',

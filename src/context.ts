@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Store } from './store/store.js';
 import type { QueueRegistry } from './events/registry.js';
 import type { EventBus } from './events/bus.js';
+import type { EventFeed } from './events/feed.js';
 import type { Caches } from './lib/caches.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { RequestRateLimits } from './lib/request-rate-limits.js';
@@ -22,6 +23,8 @@ export interface AppContext {
   store: Store;
   queues: QueueRegistry;
   bus: EventBus;
+  /** This node's side of the event log: appends, publishes and delivers in order (events/feed.ts). */
+  feed: EventFeed;
   clock: Clock;
   caches: Caches;
   /** Failed password attempts per organization and username. */

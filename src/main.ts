@@ -6,6 +6,9 @@ import { systemClock, type AppContext, type Clock } from './context.js';
 import { Store } from './store/store.js';
 import { QueueRegistry } from './events/registry.js';
 import { openBus } from './events/bus.js';
+import { EventFeed } from './events/feed.js';
+import { DurableQueues } from './events/queue-store.js';
+import { claimNodeId, resolveNodeId } from './events/node-id.js';
 import { Caches } from './lib/caches.js';
 import { RateLimiter } from './lib/rate-limit.js';
 import { RequestRateLimits } from './lib/request-rate-limits.js';
@@ -36,11 +39,16 @@ export interface RunningServer {
 }
 
 /** log: the process's logger; by default pino on stdout at config.logLevel (tests pass one writing to a stream they read). */
-export async function openApp(config: Config, clock: Clock = systemClock, log: Logger = createLogger({ level: config.logLevel })): Promise<AppContext> {
+export async function openApp(given: Config, clock: Clock = systemClock, log: Logger = createLogger({ level: given.logLevel })): Promise<AppContext> {
+  const config: Config = { ...given, nodeId: resolveNodeId(given.nodeId, given.dataDir) };
   const store = await Store.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn: (m) => log.warn(m) });
+  if (store.dialect === 'sqlite' && config.busUrl && config.busUrl !== 'local') {
+    await store.close();
+    throw new Error(`A bus (${config.busUrl}) connects several nodes, and SQLite is single-node: use PostgreSQL (--database-url) with a bus, or no bus with SQLite.`);
+  }
   const bus = await openBus(config.busUrl);
-  const queues = new QueueRegistry({ nodeId: config.nodeId, heartbeatSecs: config.heartbeatSecs, now: () => clock.now() });
-  bus.subscribe((notices) => queues.deliver(notices));
+  const queues = new QueueRegistry({ nodeId: config.nodeId, heartbeatSecs: config.heartbeatSecs, now: () => clock.now(), durable: new DurableQueues(store, config.nodeId), maxQueueEvents: config.maxQueueEvents });
+  const feed = new EventFeed(store, bus, queues, clock, (err) => log.error({ err }, 'event log'));
   bus.subscribeControl((m) => {
     if (m.type === 'user_deactivated') queues.removeUserQueues(m.userId);
   });
@@ -51,17 +59,31 @@ export async function openApp(config: Config, clock: Clock = systemClock, log: L
   // Nodes of one deployment share a database: its URL (or the SQLite directory) names the deployment.
   const rateLimits = await RequestRateLimits.open(config.rateLimits, config.databaseUrl, config.databaseUrl || config.dataDir);
   const imageProxy = await loadImageProxy(config, store);
-  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, rateLimits, mail: createOutbox(config), search, log, counters: new OpsCounters(), imageProxy };
+  return { config, store, bus, feed, queues, clock, caches: new Caches(store, bus), passwordLimiter, rateLimits, mail: createOutbox(config), search, log, counters: new OpsCounters(), imageProxy };
 }
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);
 
-export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(given: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
   startLoopMonitor();
-  const app = await openApp(config, opts.clock, opts.logger);
+  const app = await openApp(given, opts.clock, opts.logger);
+  const config = app.config;
   const log = app.log;
-  const restored = app.queues.load(queueFile(config));
-  if (restored) log.info({ queues: restored }, 'restored event queues');
+  let releaseNodeId: () => Promise<void>;
+  try {
+    releaseNodeId = await claimNodeId(config.databaseUrl, config.nodeId);
+  } catch (err) {
+    app.search.stop();
+    await app.bus.close();
+    await app.rateLimits.close();
+    await app.store.close();
+    throw err;
+  }
+  // Queues saved to a file by an earlier version; from now on they are stored in the database.
+  const fromFile = app.queues.load(queueFile(config));
+  const restored = await app.queues.restoreStored();
+  if (restored + fromFile) log.info({ queues: restored + fromFile }, 'restored event queues');
+  await app.feed.start();
   app.queues.start();
   // Off unless asked for: the default process metrics sample the event loop and the collector, and
   // prom-client is loaded only then (about 7 MB of a server's idle memory, docs/decisions.md).
@@ -71,7 +93,18 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const handler = createWebHandler(app, createRequestHandler(app, buildRouter(), { metrics }), onUnexpected);
   // An idle connection closes after 2 minutes; never before a held long-poll's heartbeat is due.
   const keepAliveTimeoutMs = Math.max(120_000, (config.heartbeatSecs + 30) * 1000);
-  const listener = createListener((req, res) => void handler(req, res), {
+  // Requests being answered (a held long-poll counts only until it is parked): shutdown waits for them.
+  let inFlight = 0;
+  let started = 0;
+  const done = () => void --inFlight;
+  const listener = createListener((req, res) => {
+    started++;
+    const p = handler(req, res);
+    if (p) {
+      inFlight++;
+      p.then(done, done);
+    }
+  }, {
     keepAliveTimeoutMs,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -100,20 +133,36 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     async close() {
       if (closed) return;
       closed = true;
+      // No new connections; idle ones close, busy ones after their answer.
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Requests under way are answered (a send that commits gets its answer), and so are requests
+      // still arriving on connections accepted before: done once none is under way and none has
+      // started for a moment, or at the timeout.
+      const until = Date.now() + config.shutdownTimeoutMs;
+      for (let seen = -1; Date.now() < until && (inFlight > 0 || seen !== started || listener.unanswered() > 0); ) {
+        seen = started;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await reminders.stop();
       await scheduled.stop();
       await emails.stop();
       await queuePresence.stop();
       await gateway?.stop();
+      // Rows published ahead of a gap are read, then held polls are answered with what they have.
+      await app.feed.close();
       app.queues.stop();
       app.search.stop();
-      app.queues.save(queueFile(config));
+      // Boundaries acknowledged by the last answers are stored (the events themselves are in the log).
+      await app.queues.checkpoint().catch((err: unknown) => log.error({ err }, 'saving event queues'));
+      // Answers just written leave before their connections close.
+      await new Promise((r) => setImmediate(r));
       listener.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopped;
       await app.bus.close();
       await app.mail.close();
       await app.rateLimits.close();
       await app.store.close();
+      await releaseNodeId();
     },
   };
 }

@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, Stream, User } from '../store/schema.js';
 import type { Dialect } from '../store/dialect.js';
 import type { Outgoing } from '../events/publish.js';
-import { publishCommitted } from '../events/publish.js';
+import { logInTransaction, publishCommitted, publishLogged } from '../events/publish.js';
 import { FLAG_BITS } from '../models/flags.js';
 import { missing } from '../core/params.js';
 import { loadRenderContext, renderMessage, type RenderResult } from '../lib/markdown/index.js';
@@ -161,10 +161,12 @@ export async function doSendMessage(app: AppContext, realm: Realm, sender: User,
     outgoing.push(...extra);
     if (linked.length) outgoing.push(...(await attachmentEvents(tx, 'update', linked)));
     const email: SentMessage = { realmId: realm.id, id, senderId: sender.id, streamId: stream?.id ?? null, topicKey: row.topic_key, bits, mayMention: mentionBits.size > 0 };
-    return { id, outgoing, email };
+    // The events go into the event log with the message: a crash after the commit loses none.
+    const logged = await logInTransaction(app, tx, realm.id, outgoing);
+    return { id, outgoing, email, logged };
   });
   app.counters.sendCommits++;
-  publishCommitted(app, realm.id, stamp, result.outgoing);
+  publishLogged(app, result.logged, stamp);
   app.search.noteCommitted(result.id);
   // Outgoing-webhook bots mentioned or written to: called after this returns (the one-statement path
   // above takes no message with mentions, and channel messages trigger only by mention).

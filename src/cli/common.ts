@@ -31,7 +31,7 @@ export function withServerOptions(cmd: Command): Command {
     .option('--host <address>', 'address the server listens on (PARLEY_HOST; default 127.0.0.1)')
     .option('--port <n>', 'port the server listens on (PARLEY_PORT; default 9991)', portNumber)
     .option('--bus-url <url>', 'nats://host:4222 to share events between nodes (PARLEY_BUS_URL; default local)')
-    .option('--node-id <id>', "this node's name, prefix of its event queue IDs (PARLEY_NODE_ID; default n1)");
+    .option('--node-id <id>', "this node's name, prefix of its event queue IDs (PARLEY_NODE_ID; unique per running node; default: generated once and kept in the data directory)");
 }
 
 function portNumber(value: string): string {

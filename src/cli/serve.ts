@@ -20,7 +20,9 @@ export function serveCommand(io: CliIO, onTerminal: boolean): Command {
     if (config.bootstrap) await withApp(config, (app) => bootstrapIfEmpty(app, io.print, onTerminal));
     const server = await startServer(config);
     io.print(`Parley is listening on ${server.url} (data: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})`);
+    // SIGTERM: stop accepting, answer requests under way, store the queues, exit; bounded in time.
     const stop = async () => {
+      setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 10_000).unref();
       await server.close();
       process.exit(0);
     };

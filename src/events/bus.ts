@@ -1,6 +1,6 @@
 // Carries committed notices (and small cache-invalidation messages) to every node: in-process for one node, NATS for several.
 import type { NatsConnection, Subscription } from 'nats';
-import type { Notice } from './types.js';
+import type { LogBatch } from './event-log.js';
 
 /** A node-to-node message that is not an event: e.g. "drop this user from your caches". */
 export type ControlMessage =
@@ -20,10 +20,17 @@ export type ControlMessage =
   | { type: 'user_deactivated'; userId: number };
 
 export interface EventBus {
-  /** Sends notices to every node (this one included), in order. */
-  publish(notices: Notice[]): void;
-  /** Called by the node's registry for notices from any node. */
-  subscribe(handler: (notices: Notice[]) => void): void;
+  /**
+   * Tells every other node that a log row committed (its text is the row's body, not serialized
+   * again). The log is the record: a lost message only delays delivery until a node catches up.
+   */
+  publish(batch: LogBatch, body: string): void;
+  /** Called for rows published by other nodes; seen(id) true skips parsing a row already delivered. */
+  subscribe(handler: (batch: LogBatch) => void, seen?: (id: number) => boolean): void;
+  /** Called after the bus came back from an outage (nodes then catch up from the log). */
+  onReconnect(handler: () => void): void;
+  /** Whether other nodes may publish: a node polls the log for what it missed only then. */
+  readonly shared: boolean;
   /** Sends a control message to every node (this one included). */
   publishControl(msg: ControlMessage): void;
   /** Called for control messages from any node; several handlers may subscribe. */
@@ -34,16 +41,15 @@ export interface EventBus {
 }
 
 export class LocalBus implements EventBus {
-  private handler: ((notices: Notice[]) => void) | null = null;
   private readonly controlHandlers: ((msg: ControlMessage) => void)[] = [];
+  readonly shared = false;
 
-  publish(notices: Notice[]): void {
-    this.handler?.(notices);
-  }
+  /** One node: its feed delivered the row already. */
+  publish(): void {}
 
-  subscribe(handler: (notices: Notice[]) => void): void {
-    this.handler = handler;
-  }
+  subscribe(): void {}
+
+  onReconnect(): void {}
 
   publishControl(msg: ControlMessage): void {
     for (const h of this.controlHandlers) h(msg);
@@ -66,6 +72,8 @@ export class LocalBus implements EventBus {
 export class NatsBus implements EventBus {
   private readonly subs: Subscription[] = [];
   private readonly controlHandlers: ((msg: ControlMessage) => void)[] = [];
+  private readonly reconnectHandlers: (() => void)[] = [];
+  readonly shared = true;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -80,6 +88,13 @@ export class NatsBus implements EventBus {
         },
       }),
     );
+    void this.watchStatus();
+  }
+
+  private async watchStatus(): Promise<void> {
+    for await (const s of this.nc.status()) {
+      if (s.type === 'reconnect') for (const h of this.reconnectHandlers) h();
+    }
   }
 
   /** nats://host:port[?subject=name]; nodes that should see each other's events share the subject. */
@@ -87,27 +102,58 @@ export class NatsBus implements EventBus {
     const u = new URL(url);
     // Loaded only when a NATS bus is configured: a single-node server never pays for the module.
     const { connect } = await import('nats');
-    const nc = await connect({ servers: u.host, name: 'parley' });
+    // Reconnects forever (a committed write never fails because the bus is away; the log catches
+    // nodes up when it is back), 250 ms to 2 s apart with jitter; publishes made meanwhile are
+    // buffered by the client (up to 8 MB), and lost beyond that, which the log covers.
+    const nc = await connect({
+      servers: u.host,
+      name: 'parley',
+      maxReconnectAttempts: -1,
+      waitOnFirstConnect: true,
+      reconnectTimeWait: 250,
+      reconnectDelayHandler: backoff(),
+      reconnectJitter: 100,
+      pingInterval: 10_000,
+      maxPingOut: 2,
+    });
     return new NatsBus(nc, u.searchParams.get('subject') || 'parley.events');
   }
 
-  publish(notices: Notice[]): void {
-    this.nc.publish(this.subject, Buffer.from(JSON.stringify(notices)));
+  publish(batch: LogBatch, body: string): void {
+    // The row's id first, so a receiver that has it already skips the parse.
+    const text = `{"i":${batch.id},"r":${batch.realmId},"s":${JSON.stringify(batch.stamp)},"n":${body}}`;
+    try {
+      this.nc.publish(this.subject, Buffer.from(text));
+    } catch {
+      // Closed or over its reconnect buffer: the other nodes read the row from the log.
+    }
   }
 
-  subscribe(handler: (notices: Notice[]) => void): void {
+  subscribe(handler: (batch: LogBatch) => void, seen?: (id: number) => boolean): void {
     this.subs.push(
       this.nc.subscribe(this.subject, {
         callback: (err, msg) => {
           if (err) return;
-          handler(JSON.parse(Buffer.from(msg.data).toString('utf8')) as Notice[]);
+          const text = Buffer.from(msg.data).toString('utf8');
+          const id = Number(/^\{"i":(\d+)/.exec(text)?.[1]);
+          if (!Number.isSafeInteger(id) || seen?.(id)) return;
+          const m = JSON.parse(text) as { i: number; r: number; s: LogBatch['stamp']; n: LogBatch['notices'] };
+          handler({ id: m.i, realmId: m.r, stamp: m.s, notices: m.n });
         },
       }),
     );
   }
 
+  onReconnect(handler: () => void): void {
+    this.reconnectHandlers.push(handler);
+  }
+
   publishControl(msg: ControlMessage): void {
-    this.nc.publish(`${this.subject}.control`, Buffer.from(JSON.stringify(msg)));
+    try {
+      this.nc.publish(`${this.subject}.control`, Buffer.from(JSON.stringify(msg)));
+    } catch {
+      // Closed or over its reconnect buffer: caches expire on their own (lib/caches.ts).
+    }
   }
 
   subscribeControl(handler: (msg: ControlMessage) => void): void {
@@ -123,6 +169,12 @@ export class NatsBus implements EventBus {
     for (const s of this.subs) s.unsubscribe();
     await this.nc.drain();
   }
+}
+
+/** Reconnect delays: 250 ms doubling to 2 s (the client adds jitter). */
+function backoff(): () => number {
+  let delay = 125;
+  return () => (delay = Math.min(2000, delay * 2));
 }
 
 export async function openBus(url: string): Promise<EventBus> {

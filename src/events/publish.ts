@@ -1,14 +1,27 @@
-// The only way to send events: actions call this after their transaction committed.
+// The only way to send events: actions record them in the event log inside their transaction
+// (logInTransaction, then publishLogged after commit) or, the common path, just after their commit
+// (publishCommitted); either way every node delivers them from the log's order (feed.ts).
 import type { AppContext } from '../context.js';
-import type { CommitStamp } from '../store/store.js';
-import type { EventBody, Notice } from './types.js';
+import type { CommitStamp, Tx } from '../store/store.js';
+import type { EventBody, Outgoing } from './types.js';
+import type { PendingRow } from './feed.js';
 
-export type Outgoing = Omit<Notice, 'stamp' | 'realmId'>;
+export type { Outgoing } from './types.js';
 
-/** Publishes events produced by one committed transaction. */
+/** Publishes events produced by one committed transaction (logged in a write of their own right after it). */
 export function publishCommitted(app: AppContext, realmId: number, stamp: CommitStamp | null, items: Outgoing[]): void {
-  const notices = items.filter((i) => i.users.length || i.publicStreamId !== undefined).map((i) => ({ ...i, realmId, stamp }));
-  if (notices.length) app.bus.publish(notices);
+  const kept = items.filter((i) => i.users.length || i.publicStreamId !== undefined);
+  if (kept.length) app.feed.append(realmId, stamp, kept);
+}
+
+/** Records events in the event log inside the transaction that makes them true; publishLogged after its commit. */
+export function logInTransaction(app: AppContext, tx: Tx, realmId: number, items: Outgoing[]): Promise<PendingRow | null> {
+  return app.feed.logInTransaction(tx, realmId, items);
+}
+
+/** Delivers events recorded by logInTransaction, once their transaction committed. */
+export function publishLogged(app: AppContext, row: PendingRow | null, stamp: CommitStamp): void {
+  if (row) app.feed.published(row, stamp);
 }
 
 /** Convenience for a single event to a list of users. */

@@ -53,6 +53,25 @@ export interface PollOwner {
 export class ClientQueue implements FifoMember {
   /** Kept when emptied (acknowledge): a queue's array is not reallocated for each message. */
   readonly events: QueuedEvent[] = [];
+  /** Each event's notice position (event-log.ts), -1 for a heartbeat or an unlogged notice. */
+  readonly positions: number[] = [];
+  /**
+   * The acknowledged boundary, what the database keeps (queue-store.ts): events after baseEventId
+   * are made, in order, from the notices after basePos. Rebuilding from the log there gives the
+   * same events with the same IDs.
+   */
+  basePos: number;
+  baseEventId = -1;
+  /** The last notice position this queue has looked at (a notice at or below it is not taken again). */
+  lastPos: number;
+  /** Its events are not in memory (restored after a restart, or dropped while nobody polled): the next poll rebuilds them from the log. */
+  spilled = false;
+  /** Its row is in the database. */
+  persisted = false;
+  /** Its boundary changed since the database last saw it. */
+  dirty = false;
+  /** The rebuild from the log under way, if any. */
+  rebuilding: Promise<void> | null = null;
   /** Its places in the registry's FifoSets (registry.ts says which entry is which). */
   readonly fifoSlots = [0, 0, 0];
   private nextId = 0;
@@ -74,10 +93,45 @@ export class ClientQueue implements FifoMember {
     readonly opts: QueueOptions,
     now: number,
     restored = false,
+    startPos = -1,
   ) {
     this.typeSet = opts.eventTypes ? new Set(opts.eventTypes) : null;
     this.lastTouched = now;
     this.ready = restored;
+    this.basePos = startPos;
+    this.lastPos = startPos;
+  }
+
+  /** The register snapshot (stored with the queue, so a rebuild filters as the first delivery did). */
+  get registerSnapshot(): ReadSnapshot | null {
+    return this.snapshot;
+  }
+
+  /** A stored queue: ready, with its snapshot, its events to be rebuilt from its boundary. */
+  static restore(opts: QueueOptions, now: number, snapshot: ReadSnapshot | null, basePos: number, baseEventId: number): ClientQueue {
+    const q = new ClientQueue(opts, now, true, basePos);
+    q.snapshot = snapshot;
+    q.baseEventId = baseEventId;
+    q.nextId = baseEventId + 1;
+    q.spilled = true;
+    q.persisted = true;
+    return q;
+  }
+
+  /** Drops the events from memory (they are in the log after the boundary). */
+  spill(): void {
+    this.events.length = 0;
+    this.positions.length = 0;
+    this.nextId = this.baseEventId + 1;
+    this.spilled = true;
+  }
+
+  /** Starts a rebuild from the boundary: no events, IDs from the boundary on. */
+  beginRebuild(): void {
+    this.events.length = 0;
+    this.positions.length = 0;
+    this.nextId = this.baseEventId + 1;
+    this.lastPos = this.basePos;
   }
 
   get id(): string {
@@ -121,26 +175,59 @@ export class ClientQueue implements FifoMember {
     return keep;
   }
 
-  /** Queues a copy: the event may be shared with other queues. */
-  push(event: Omit<QueuedEvent, 'id'>): void {
+  /** Queues a copy: the event may be shared with other queues. pos: its notice's position. */
+  push(event: Omit<QueuedEvent, 'id'>, pos = -1): void {
     this.events.push({ ...event, id: this.nextId++ } as QueuedEvent);
+    this.positions.push(pos);
   }
 
   /** Queues the event itself, setting its id (made last, as push's copy has it): it must be this queue's own object. */
-  pushOwn(event: Omit<QueuedEvent, 'id'>): void {
+  pushOwn(event: Omit<QueuedEvent, 'id'>, pos = -1): void {
     (event as QueuedEvent).id = this.nextId++;
     this.events.push(event as QueuedEvent);
+    this.positions.push(pos);
   }
 
-  /** Drops events the client has acknowledged. */
+  /**
+   * A heartbeat, pushed only on an empty queue: it carries the last ID given out rather than a new
+   * one, so it is never part of the numbering a rebuild from the log must repeat.
+   */
+  pushHeartbeat(): void {
+    this.events.push({ type: 'heartbeat', id: this.nextId - 1 });
+    this.positions.push(-1);
+  }
+
+  /** Drops events the client has acknowledged, and moves the boundary past the notices they complete. */
   acknowledge(lastEventId: number): void {
     let n = 0;
     const events = this.events;
+    const positions = this.positions;
     while (n < events.length && events[n].id <= lastEventId) n++;
+    if (n === 0) return;
+    // The boundary moves after a notice only once all its events are acknowledged.
+    for (let i = 0; i < n; i++) {
+      const pos = positions[i];
+      if (pos < 0 || (i + 1 < events.length && positions[i + 1] === pos)) continue;
+      if (pos > this.basePos) {
+        this.basePos = pos;
+        this.baseEventId = events[i].id;
+        this.dirty = true;
+      }
+    }
     // The usual case, everything acknowledged: popped, which keeps the array's room (splice and
     // length = 0 each allocate, and a queue is emptied after every answer).
-    if (n === events.length) while (events.length) events.pop();
-    else if (n) events.splice(0, n);
+    if (n === events.length) {
+      while (events.length) events.pop();
+      while (positions.length) positions.pop();
+      if (this.lastPos > this.basePos && this.nextId - 1 >= this.baseEventId) {
+        this.basePos = this.lastPos;
+        this.baseEventId = this.nextId - 1;
+        this.dirty = true;
+      }
+    } else {
+      events.splice(0, n);
+      positions.splice(0, n);
+    }
   }
 
   /** Events after lastEventId, in order. */
@@ -160,6 +247,7 @@ export class ClientQueue implements FifoMember {
     const q = new ClientQueue(json.opts, now, true);
     q.nextId = json.nextId;
     q.events.push(...json.events);
+    for (const _e of json.events) q.positions.push(-1);
     return q;
   }
 }

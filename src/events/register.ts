@@ -63,6 +63,8 @@ export async function registerQueue(app: AppContext, realm: Realm, user: User, i
     const state = await readState(app, realm, user, input, (s) => (snapshot = s));
     // Flushes notices held during the read that the snapshot did not include.
     app.queues.completeRegistration(queue, snapshot!);
+    // Stored before the client learns its ID: after a crash the queue is rebuilt from the log.
+    await app.queues.persist(queue);
     state.queue_id = queue.id;
     state.idle_queue_timeout_secs = idle;
     return { queue, state };

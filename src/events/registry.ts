@@ -7,8 +7,10 @@ import { ClientQueue, type PollListener, type PollOwner, type QueueOptions, type
 import { FifoSet } from './fifo-set.js';
 import { eventsForQueue, ownMessageEvent, type VariantCache } from './transform.js';
 import { ReadPacer, type PausableReads } from './read-pacer.js';
+import { NOTICES_PER_ROW as NOTICES_PER_ROW_ } from './event-log.js';
 import type { Notice } from './types.js';
 import type { ReadSnapshot } from '../store/store.js';
+import type { DurableQueues } from './queue-store.js';
 
 export interface RegistryOptions {
   nodeId: string;
@@ -22,7 +24,16 @@ export interface RegistryOptions {
   busyAnswerGapMs?: number;
   /** The share of time the event loop was busy lately, 0 to 1 (a test may stand in for the loop). */
   loopUtilization?: () => number;
+  /** Where queues are stored and rebuilt from (queue-store.ts); none keeps queues in memory only. */
+  durable?: DurableQueues;
+  /** Events a queue keeps in memory while nobody polls it; past that they are dropped and rebuilt from the log on the next poll. */
+  maxQueueEvents?: number;
 }
+
+/** See RegistryOptions.maxQueueEvents. */
+export const MAX_QUEUE_EVENTS = 2000;
+/** How often changed queue boundaries are written to the database. */
+const CHECKPOINT_MS = 2000;
 
 /**
  * Deliveries into queues done before yielding the event loop, in milliseconds, so a 10,000-queue
@@ -106,6 +117,15 @@ export class QueueRegistry implements PollOwner {
    */
   private readonly waiting = new FifoSet<ClientQueue>(WAITING_SLOT);
   private heartbeatTimer: NodeJS.Timeout | null = null;
+  /** The position of the last notice taken for delivery (a queue created now starts after it). */
+  startedPos = -1;
+  /** Publications of this node not yet handed over (EventFeed): a dont_block poll waits for them. */
+  private outstanding = 0;
+  /** Queues whose boundary changed, and stored queues removed, for the next checkpoint. */
+  private readonly dirty = new Set<ClientQueue>();
+  private removedIds: string[] = [];
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  private checkpointing: Promise<void> | null = null;
 
   private readonly quietGapMs: number;
   private readonly busyGapMs: number;
@@ -143,9 +163,40 @@ export class QueueRegistry implements PollOwner {
 
   create(options: Omit<QueueOptions, 'id'>): ClientQueue {
     const id = `${this.opts.nodeId}-${randomBytes(9).toString('base64url')}`;
-    const q = new ClientQueue({ ...options, id }, this.opts.now());
+    const q = new ClientQueue({ ...options, id }, this.opts.now(), false, this.startedPos);
     this.index(q);
     return q;
+  }
+
+  /** Stores a registered queue (its registration and boundary) before the client learns its ID. */
+  async persist(q: ClientQueue): Promise<void> {
+    if (!this.opts.durable || !this.queues.has(q.id)) return;
+    await this.opts.durable.insert(q);
+    q.persisted = true;
+    // Removed while it was being stored.
+    if (!this.queues.has(q.id)) this.removedIds.push(q.id);
+  }
+
+  /** Queues stored by this node before it stopped: back, each to be rebuilt from the log when polled. */
+  restore(queues: ClientQueue[]): void {
+    for (const q of queues) this.index(q);
+  }
+
+  /** Brings back this node's stored queues (durable only); returns how many. */
+  async restoreStored(): Promise<number> {
+    if (!this.opts.durable) return 0;
+    const queues = await this.opts.durable.loadNode(this.opts.now());
+    this.restore(queues);
+    return queues.length;
+  }
+
+  /** Counts a publication of this node still on its way (see listen's dont_block). */
+  beginPublish(): void {
+    this.outstanding++;
+  }
+
+  endPublish(): void {
+    if (--this.outstanding === 0 && !this.pumping && !this.pumpSoon) this.resumeAfterPump();
   }
 
   private index(q: ClientQueue): void {
@@ -174,6 +225,8 @@ export class QueueRegistry implements PollOwner {
     this.woken.delete(q);
     this.deferred.delete(q);
     this.inFlight.delete(q);
+    this.dirty.delete(q);
+    if (q.persisted) this.removedIds.push(q.id);
     this.unpark(q)?.deliver([]);
   }
 
@@ -208,7 +261,7 @@ export class QueueRegistry implements PollOwner {
   /** Finishes a queue's registration with the snapshot its initial state was read from. */
   completeRegistration(q: ClientQueue, snapshot: ReadSnapshot): void {
     const missed = q.setSnapshot(snapshot);
-    for (const n of missed) this.pushTo(q, n, new Map());
+    for (const n of missed) this.store(q, n, new Map());
     this.wake();
   }
 
@@ -240,7 +293,9 @@ export class QueueRegistry implements PollOwner {
     let sliceEnd = performance.now() + SLICE_MS;
     try {
       while (this.backlog.length) {
-        this.delivering = this.recipientsOf(this.backlog.shift()!);
+        const notice = this.backlog.shift()!;
+        if (notice.pos !== undefined) this.startedPos = notice.pos;
+        this.delivering = this.recipientsOf(notice);
         // The clock is read every CLOCK_EVERY queues of a notice, and after each notice (a burst
         // of small notices is sliced too).
         for (const _reached of this.delivering) if (performance.now() >= sliceEnd) sliceEnd = await this.yieldSlice();
@@ -251,10 +306,14 @@ export class QueueRegistry implements PollOwner {
       this.pumping = false;
       this.wake();
       this.reads.kick();
-      const resume = this.afterPump;
-      this.afterPump = [];
-      for (const r of resume) r();
+      if (this.outstanding === 0) this.resumeAfterPump();
     }
+  }
+
+  private resumeAfterPump(): void {
+    const resume = this.afterPump;
+    this.afterPump = [];
+    for (const r of resume) r();
   }
 
   /** Ends a slice: answers what the slice woke, lets the loop run, and returns the next slice's end. */
@@ -298,17 +357,69 @@ export class QueueRegistry implements PollOwner {
     this.pumpSoon = null;
     // A pump suspended between slices finds its notice done and the backlog empty when it resumes.
     if (this.delivering) for (const _reached of this.delivering);
-    while (this.backlog.length) for (const _reached of this.recipientsOf(this.backlog.shift()!));
+    while (this.backlog.length) {
+      const notice = this.backlog.shift()!;
+      if (notice.pos !== undefined) this.startedPos = notice.pos;
+      for (const _reached of this.recipientsOf(notice));
+    }
   }
 
   private pushTo(q: ClientQueue, notice: Notice, cache: VariantCache): void {
+    // Its events are in the log; the next poll rebuilds them.
+    if (q.spilled) return;
+    const pos = notice.pos;
+    if (pos !== undefined) {
+      // Taken already (by a rebuild that read the log ahead of this delivery).
+      if (pos <= q.lastPos) return;
+      q.lastPos = pos;
+    }
     if (!q.accepts(notice)) return;
     if (q.holdIfEarly(notice)) return;
+    this.store(q, notice, cache);
+    // An abandoned queue does not grow without bound: past the window its events live in the log only.
+    if (q.events.length > (this.opts.maxQueueEvents ?? MAX_QUEUE_EVENTS) && !q.waiter && this.opts.durable && q.persisted) {
+      q.spill();
+      this.woken.delete(q);
+      this.deferred.delete(q);
+    }
+  }
+
+  /** Adds a notice's events for this queue (a notice it accepts). */
+  private store(q: ClientQueue, notice: Notice, cache: VariantCache): void {
+    const pos = notice.pos ?? -1;
     // A message event is made for this queue alone, so it is kept without the copy push makes.
     const own = ownMessageEvent(notice, q, cache);
-    if (own) q.pushOwn(own);
-    else for (const ev of eventsForQueue(notice, q, cache)) q.push(ev);
+    if (own) q.pushOwn(own, pos);
+    else for (const ev of eventsForQueue(notice, q, cache)) q.push(ev, pos);
     if (q.waiter) this.woken.add(q);
+  }
+
+  /**
+   * Makes a spilled queue's events again from the log, from its boundary up to what this node has
+   * started delivering (and past it: later notices are then skipped by pushTo).
+   */
+  private async rebuild(q: ClientQueue): Promise<void> {
+    const durable = this.opts.durable!;
+    q.beginRebuild();
+    let after = Math.floor(q.basePos / NOTICES_PER_ROW_) - 1;
+    for (;;) {
+      const batches = await durable.readLog(after, 1000);
+      for (const b of batches) {
+        after = b.id;
+        const cache: VariantCache = new Map();
+        for (const n of b.notices) {
+          if (n.pos! <= q.lastPos) continue;
+          q.lastPos = n.pos!;
+          if (n.realmId !== q.opts.realmId) continue;
+          if (!n.users.includes(q.opts.userId) && !(n.publicStreamId !== undefined && q.opts.allPublicStreams)) continue;
+          if (!q.accepts(n) || q.holdIfEarly(n)) continue;
+          this.store(q, n, cache);
+        }
+        q.lastPos = Math.max(q.lastPos, b.id * NOTICES_PER_ROW_ + NOTICES_PER_ROW_ - 1);
+      }
+      if (batches.length < 1000 && q.lastPos >= this.startedPos) break;
+    }
+    q.spilled = false;
   }
 
   /**
@@ -422,9 +533,13 @@ export class QueueRegistry implements PollOwner {
    * dontBlock. The answer may come before this returns.
    */
   listen(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, listener: PollListener): void {
+    if (q.spilled) {
+      this.listenAfterRebuild(q, lastEventId, dontBlock, listener);
+      return;
+    }
     // Notices published before this poll arrived are in its queue before it looks.
     this.pumpNow();
-    if (dontBlock && this.pumping) {
+    if (dontBlock && (this.pumping || this.outstanding > 0)) {
       this.listenAfterPump(q, lastEventId, dontBlock, listener);
       return;
     }
@@ -465,6 +580,19 @@ export class QueueRegistry implements PollOwner {
     this.afterPump.push(() => this.listen(q, lastEventId, dontBlock, listener));
   }
 
+  /** Rebuilds a spilled queue from the log, then takes the poll (a queue removed meanwhile answers empty). */
+  private listenAfterRebuild(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, listener: PollListener): void {
+    q.lastTouched = this.opts.now();
+    const rebuilding = (q.rebuilding ??= this.rebuild(q).finally(() => (q.rebuilding = null)));
+    rebuilding.then(
+      () => (this.queues.get(q.id) === q ? this.listen(q, lastEventId, dontBlock, listener) : listener.deliver([])),
+      () => {
+        q.spilled = true;
+        listener.deliver([]);
+      },
+    );
+  }
+
   /** A held poll's connection closed: its client left, unless the poll was answered (or replaced) already. */
   pollClosed(q: ClientQueue, listener: PollListener): void {
     if (q.waiter !== listener) return;
@@ -500,7 +628,7 @@ export class QueueRegistry implements PollOwner {
     this.heartbeatTimer = null;
     const now = performance.now();
     for (let q = this.waiting.first(); q !== undefined && q.waitDeadline <= now; q = this.waiting.first()) {
-      q.push({ type: 'heartbeat' });
+      if (q.events.length === 0) q.pushHeartbeat();
       // Answered like any woken queue, in paced turns: queues registered together (after a restart,
       // thousands) fall due together, and answering them at once would flood the loop as a fan-out
       // does. Off the deadline list meanwhile, so the next timer looks at the next deadline.
@@ -527,6 +655,26 @@ export class QueueRegistry implements PollOwner {
   start(): void {
     this.gcTimer = setInterval(() => this.collectIdle(), this.opts.gcIntervalMs ?? 60_000);
     this.gcTimer.unref();
+    if (this.opts.durable) {
+      this.checkpointTimer = setInterval(() => void this.checkpoint().catch(() => {}), CHECKPOINT_MS);
+      this.checkpointTimer.unref();
+    }
+  }
+
+  /** Writes changed boundaries and removals to the database (one transaction). */
+  checkpoint(): Promise<void> {
+    if (this.checkpointing) return this.checkpointing.then(() => this.checkpoint());
+    for (const q of this.queues.values()) if (q.dirty && q.persisted) this.dirty.add(q);
+    if (!this.opts.durable || (this.dirty.size === 0 && this.removedIds.length === 0)) return Promise.resolve();
+    const changed = [...this.dirty].map((q) => {
+      q.dirty = false;
+      return { id: q.id, basePos: q.basePos, baseEventId: q.baseEventId, lastTouched: q.lastTouched };
+    });
+    this.dirty.clear();
+    const removed = this.removedIds;
+    this.removedIds = [];
+    this.checkpointing = this.opts.durable.update(changed, removed).finally(() => (this.checkpointing = null));
+    return this.checkpointing;
   }
 
   /** Stops timers and answers every waiting long-poll with what it has, so shutdown is prompt. */
@@ -534,6 +682,8 @@ export class QueueRegistry implements PollOwner {
     this.drainBacklog();
     if (this.gcTimer) clearInterval(this.gcTimer);
     this.gcTimer = null;
+    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
+    this.checkpointTimer = null;
     if (this.deferTimer) clearTimeout(this.deferTimer);
     this.deferTimer = null;
     this.deferred.clear();

@@ -23,7 +23,14 @@ export interface Notice {
   unlessCapability?: string;
   /** Queues whose client lacks `capability` get `events` instead of `event` (legacy forms; none when empty). */
   withoutCapability?: { capability: string; events: EventBody[] };
+  /** Its place in the delivery order (event-log.ts): log row id × NOTICES_PER_ROW + index in the row. */
+  pos?: number;
+  /** In the event log only: a message notice's users are that message's user_messages rows (not copied into the row). */
+  recipientsOf?: number;
 }
+
+/** A notice as an action gives it: the realm, stamp and position come from its commit and log row. */
+export type Outgoing = Omit<Notice, 'stamp' | 'realmId' | 'pos'>;
 
 /** Every event type Parley emits; the events-consistency suite must cover each one. */
 export const EVENT_TYPES = [

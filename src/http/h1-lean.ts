@@ -284,6 +284,11 @@ export class LeanConnection {
     return this.current === null && this.buffered === 0;
   }
 
+  /** Bytes of a request have come, and the request is not being served yet. */
+  get arriving(): boolean {
+    return this.current === null && this.buffered > 0;
+  }
+
   /** Ends the connection if its timeout has passed. */
   expire(now: number, opts: LeanServerOptions): void {
     // A held connection's request waits for the read pacer (at most MAX_HOLD_MS), not for its client.
@@ -442,6 +447,13 @@ export class LeanHttp1 {
 
   closeAll(): void {
     for (const c of this.connections) c.socket.destroy();
+  }
+
+  /** Connections with a request partly arrived, not yet handed to the handler (a graceful shutdown waits for them). */
+  arrivingCount(): number {
+    let n = 0;
+    for (const c of this.connections) if (c.arriving) n++;
+    return n;
   }
 
   private sweep(): void {

@@ -19,6 +19,8 @@ export interface Listener {
   server: net.Server;
   /** Ends every open connection of both protocols (held long-polls included). */
   closeAllConnections(): void;
+  /** Connections accepted whose request has not reached the handler yet (or not even been sent): a graceful shutdown waits for them. */
+  unanswered(): number;
 }
 
 export interface ListenerOptions {
@@ -136,6 +138,9 @@ export function createListener(onRequest: (req: HttpRequest, res: HttpResponse) 
   });
   return {
     server,
+    unanswered() {
+      return undecided.size + lean.arrivingCount();
+    },
     closeAllConnections() {
       lean.closeAll();
       h1.closeAllConnections();

@@ -22,6 +22,7 @@ import * as m018 from './migrations/018-people.js';
 import * as m019 from './migrations/019-messages-api.js';
 import * as m021 from './migrations/021-email.js';
 import * as m022 from './migrations/022-push-devices.js';
+import * as m023 from './migrations/023-event-log.js';
 import * as m025 from './migrations/025-api-rest.js';
 import * as m027 from './migrations/027-mail-proxy.js';
 import * as m028 from './migrations/028-realm-user-versions.js';
@@ -53,6 +54,7 @@ const MIGRATIONS: Migration[] = [
   { name: '019-messages-api', up: m019.up },
   { name: '021-email', up: m021.up },
   { name: '022-push-devices', up: m022.up },
+  { name: '023-event-log', up: m023.up },
   { name: '025-api-rest', up: m025.up },
   { name: '027-mail-proxy', up: m027.up },
   { name: '028-realm-user-versions', up: m028.up },

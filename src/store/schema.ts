@@ -3,6 +3,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { BotServiceTable, BotStorageTable, MutedUserTable, UserStatusTable } from './schema-people.js';
 import type { ChannelAdminTables } from './schema-channel-admin.js';
 import type { PushTables } from './schema-push.js';
+import type { EventTables } from './schema-events.js';
 import type { MailProxyTables } from './schema-mail-proxy.js';
 
 export interface RealmTable {
@@ -521,7 +522,7 @@ export interface RealmExportTable {
   file_key: string | null;
 }
 
-export interface DB extends ChannelAdminTables, PushTables, MailProxyTables {
+export interface DB extends ChannelAdminTables, PushTables, MailProxyTables, EventTables {
   bot_storage: BotStorageTable;
   user_status: UserStatusTable;
   muted_users: MutedUserTable;

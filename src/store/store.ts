@@ -115,13 +115,19 @@ interface WriteStatements {
   savepoint(): void;
   release(): void;
   rollbackToSavepoint(): void;
+  /** Runs an INSERT prepared once on the raw connection; returns the new rowid. */
+  insert(sqlText: string, params: unknown[]): number;
 }
 
 /** How long a group waits before trying again for a write lock that another connection holds. */
 const LOCK_RETRY_MS = 1;
 
 export class Store {
-  private commitSeq = 0;
+  /**
+   * SQLite commit stamps. Starts from the clock in microseconds, so stamps keep growing across
+   * restarts (a stored queue's register snapshot compares them with stamps in the event log).
+   */
+  private commitSeq = Date.now() * 1000;
   private readonly pending: PendingWrite[] = [];
   /** The migrations that opening this database applied (empty when it was already current). */
   appliedMigrations: string[] = [];
@@ -298,6 +304,23 @@ export class Store {
     }
   }
 
+  /**
+   * SQLite, inside a write (its group holds the one connection): runs an INSERT as a statement
+   * prepared once on the raw connection, without the query builder's per-statement cost; returns
+   * the new rowid. For the hottest inserts only (the event log's row of every send).
+   */
+  sqliteInsert(sqlText: string, params: unknown[]): number {
+    return this.statements!.insert(sqlText, params);
+  }
+
+  /**
+   * Inside a write: the stamp its commit will carry, as text (SQLite: groups commit one at a time,
+   * so it is the next commit number); null on PostgreSQL, where SQL reads pg_current_xact_id().
+   */
+  pendingStampText(): string | null {
+    return this.dialect === 'sqlite' ? String(this.commitSeq + 1) : null;
+  }
+
   /** Runs fn in one read transaction with a stable view, reporting which commits that view includes. */
   async read<T>(fn: (tx: Transaction<DB>, snapshot: ReadSnapshot) => Promise<T>): Promise<T> {
     if (this.dialect === 'postgres') {
@@ -338,6 +361,7 @@ function writeStatements(raw: OpenedSqlite['raw'], lockWaitMs?: number): WriteSt
   // pragma() prepares its statement on every call, and must: SQLite sets the busy timeout while
   // compiling the pragma, so a prepared one run again would not set it again.
   const timeout = Number(raw.pragma('busy_timeout', { simple: true }));
+  const inserts = new Map<string, ReturnType<typeof raw.prepare>>();
   return {
     lockWaitMs: lockWaitMs ?? timeout,
     tryBegin() {
@@ -358,5 +382,10 @@ function writeStatements(raw: OpenedSqlite['raw'], lockWaitMs?: number): WriteSt
     savepoint: () => void savepoint.run(),
     release: () => void release.run(),
     rollbackToSavepoint: () => void rollbackTo.run(),
+    insert(sqlText, params) {
+      let st = inserts.get(sqlText);
+      if (!st) inserts.set(sqlText, (st = raw.prepare(sqlText)));
+      return Number((st as unknown as { run(...values: unknown[]): { lastInsertRowid: number | bigint } }).run(...params).lastInsertRowid);
+    },
   };
 }
