@@ -51,6 +51,7 @@ export async function openApp(given: Config, clock: Clock = systemClock, log: Lo
   const feed = new EventFeed(store, bus, queues, clock, (err) => log.error({ err }, 'event log'));
   bus.subscribeControl((m) => {
     if (m.type === 'user_deactivated') queues.removeUserQueues(m.userId);
+    else if (m.type === 'queue_deleted') queues.remove(m.queueId, 'local');
   });
   // Ten failed password attempts per username in ten minutes, then wait.
   const passwordLimiter = new RateLimiter(10, 600, () => clock.now());

@@ -1,6 +1,7 @@
 // A bus outage delays delivery and loses nothing: two nodes on PostgreSQL and a NATS server this
-// test owns, stopped for a few seconds while messages are sent; writes never fail meanwhile, and
-// every message reaches a queue on the other node once the bus is back (and before: nodes read the log).
+// test owns, stopped for 5 and for 60 seconds while messages are sent; writes never fail meanwhile,
+// every message reaches a queue on the other node, in order (during the outage too: nodes read the
+// log), and the nodes reconnect on their own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -44,7 +45,7 @@ async function stopNats(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-test('a NATS outage of a few seconds: writes succeed, no event is lost, delivery recovers', { skip }, async () => {
+async function outage(outageMs: number): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-nats-'));
   const port = await freePort();
   let nats = await startNats(port, dir);
@@ -77,18 +78,22 @@ test('a NATS outage of a few seconds: writes succeed, no event is lost, delivery
       assert.equal(r.status, 200, `send ${n} answered ${r.status}: ${JSON.stringify(r.body)}`);
       sent.push(r.body.id);
     };
-    for (let i = 0; i < 10; i++) await send(i);
+    let n = 0;
+    for (; n < 10; n++) await send(n);
     await stopNats(nats);
-    // Writes during the outage commit and answer as usual.
-    for (let i = 10; i < 30; i++) {
-      await send(i);
-      await new Promise((r) => setTimeout(r, 150));
+    // Writes during the outage commit and answer as usual, and reach node b from the log.
+    const end = Date.now() + outageMs;
+    while (Date.now() < end) {
+      await send(n++);
+      await new Promise((r) => setTimeout(r, 250));
     }
+    const duringOutage = got.length;
     nats = await startNats(port, dir);
-    for (let i = 30; i < 40; i++) await send(i);
-    // Every message reaches the queue on the other node.
+    for (let i = 0; i < 10; i++) await send(n++);
+    // Every message reaches the queue on the other node, once and in order.
     for (let i = 0; i < 200 && got.length < sent.length; i++) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(got.slice().sort((x, y) => x - y), sent.slice().sort((x, y) => x - y), 'every message sent reached node b once');
+    assert.deepEqual(got, sent, 'every message sent reached node b once, in order');
+    assert.ok(duringOutage > 10, `node b got messages during the outage from the log (${duringOutage} of ${sent.length})`);
     // The bus itself is back: /readyz on both nodes.
     for (const url of [s.url, b.url]) {
       let status = 0;
@@ -98,13 +103,19 @@ test('a NATS outage of a few seconds: writes succeed, no event is lost, delivery
       }
       assert.equal(status, 200, `${url}/readyz after the outage`);
     }
+    // Events still flow after the outage.
     polling = false;
-    await send(40);
+    await send(n++);
     await poller;
+    assert.equal(got.length, sent.length);
   } finally {
     await b?.close();
     await s?.close();
     await stopNats(nats);
     fs.rmSync(dir, { recursive: true, force: true });
   }
-});
+}
+
+test('a NATS outage of 5 seconds: writes succeed, no event is lost, delivery recovers', { skip }, () => outage(5_000));
+
+test('a NATS outage of 60 seconds: writes succeed, no event is lost, the nodes reconnect', { skip, timeout: 180_000 }, () => outage(60_000));

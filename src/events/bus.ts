@@ -17,7 +17,9 @@ export type ControlMessage =
   /** Who gets channel or followed-topic emails changed: every node drops its list (lib/mail/watchers.ts). */
   | { type: 'email_watchers_changed'; realmId: number }
   /** A deactivated user's event queues are removed on every node. */
-  | { type: 'user_deactivated'; userId: number };
+  | { type: 'user_deactivated'; userId: number }
+  /** A client deleted its event queue (on any node): every node drops its copy. */
+  | { type: 'queue_deleted'; queueId: string };
 
 export interface EventBus {
   /**

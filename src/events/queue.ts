@@ -70,6 +70,8 @@ export class ClientQueue implements FifoMember {
   persisted = false;
   /** Its boundary changed since the database last saw it. */
   dirty = false;
+  /** The last poll time the database has for it (a restored queue: the time it was loaded). */
+  storedTouched: number;
   /** The rebuild from the log under way, if any. */
   rebuilding: Promise<void> | null = null;
   /** Its places in the registry's FifoSets (registry.ts says which entry is which). */
@@ -97,6 +99,7 @@ export class ClientQueue implements FifoMember {
   ) {
     this.typeSet = opts.eventTypes ? new Set(opts.eventTypes) : null;
     this.lastTouched = now;
+    this.storedTouched = now;
     this.ready = restored;
     this.basePos = startPos;
     this.lastPos = startPos;

@@ -32,8 +32,17 @@ export interface RegistryOptions {
 
 /** See RegistryOptions.maxQueueEvents. */
 export const MAX_QUEUE_EVENTS = 2000;
-/** How often changed queue boundaries are written to the database. */
-const CHECKPOINT_MS = 2000;
+/**
+ * How often changed queue boundaries are written to the database. An older boundary is still right
+ * (a rebuild starts earlier and the client's last_event_id drops what it had, docs/decisions.md), so
+ * this trades a longer rebuild after a crash for fewer writes: with 10,000 busy queues every
+ * checkpoint rewrites 10,000 rows.
+ */
+const CHECKPOINT_MS = 10_000;
+/** How far a queue's stored last poll may lag the real one (seconds). */
+const TOUCH_SECS = 60;
+/** Stored queues nobody polled for this long are deleted by any node (one whose node died without collecting them). */
+const ABANDONED_SECS = 7 * 24 * 3600;
 
 /**
  * Deliveries into queues done before yielding the event loop, in milliseconds, so a 10,000-queue
@@ -124,6 +133,10 @@ export class QueueRegistry implements PollOwner {
   /** Queues whose boundary changed, and stored queues removed, for the next checkpoint. */
   private readonly dirty = new Set<ClientQueue>();
   private removedIds: string[] = [];
+  /** Stored queues this node collected as idle: their rows go unless another node touched them later. */
+  private expired: { id: string; lastTouched: number }[] = [];
+  /** Stored queues being loaded for a poll that named them here (adopt). */
+  private readonly adopting = new Map<string, Promise<ClientQueue | undefined>>();
   private checkpointTimer: NodeJS.Timeout | null = null;
   private checkpointing: Promise<void> | null = null;
 
@@ -215,7 +228,12 @@ export class QueueRegistry implements PollOwner {
     return this.queues.get(id);
   }
 
-  remove(id: string): void {
+  /**
+   * Removes a queue. how: 'delete' (the client or the server ended it: its stored row goes too),
+   * 'expire' (idle here: the row goes unless another node served it later), 'local' (another node
+   * deleted it and its row).
+   */
+  remove(id: string, how: 'delete' | 'expire' | 'local' = 'delete'): void {
     const q = this.queues.get(id);
     if (!q) return;
     this.queues.delete(id);
@@ -226,8 +244,40 @@ export class QueueRegistry implements PollOwner {
     this.deferred.delete(q);
     this.inFlight.delete(q);
     this.dirty.delete(q);
-    if (q.persisted) this.removedIds.push(q.id);
+    if (q.persisted && how === 'delete') this.removedIds.push(q.id);
+    else if (q.persisted && how === 'expire') this.expired.push({ id: q.id, lastTouched: q.lastTouched });
     this.unpark(q)?.deliver([]);
+  }
+
+  /** A client ended its queue: gone here and from the database now (other nodes drop their copies on the bus's word). */
+  async delete(id: string): Promise<void> {
+    this.remove(id, 'local');
+    await this.opts.durable?.delete(id);
+  }
+
+  /**
+   * A queue another node registered (or this one, before a restart) named by a poll here: loaded
+   * from its stored row, to be rebuilt from the log on this poll. Every node makes the same events
+   * with the same IDs from the log, so any node can serve any queue. Undefined when no such queue is stored.
+   */
+  adopt(id: string): Promise<ClientQueue | undefined> {
+    const known = this.queues.get(id);
+    if (known || !this.opts.durable) return Promise.resolve(known);
+    let pending = this.adopting.get(id);
+    if (!pending) {
+      pending = this.opts.durable.load(id, this.opts.now()).then((q) => {
+        const again = this.queues.get(id);
+        if (again || !q) return again;
+        this.index(q);
+        return q;
+      });
+      pending.then(
+        () => this.adopting.delete(id),
+        () => this.adopting.delete(id),
+      );
+      this.adopting.set(id, pending);
+    }
+    return pending;
   }
 
   /**
@@ -645,7 +695,7 @@ export class QueueRegistry implements PollOwner {
     let removed = 0;
     for (const q of [...this.queues.values()]) {
       if (!q.waiter && now - q.lastTouched > q.opts.idleTimeoutSecs) {
-        this.remove(q.id);
+        this.remove(q.id, 'expire');
         removed++;
       }
     }
@@ -664,16 +714,26 @@ export class QueueRegistry implements PollOwner {
   /** Writes changed boundaries and removals to the database (one transaction). */
   checkpoint(): Promise<void> {
     if (this.checkpointing) return this.checkpointing.then(() => this.checkpoint());
-    for (const q of this.queues.values()) if (q.dirty && q.persisted) this.dirty.add(q);
-    if (!this.opts.durable || (this.dirty.size === 0 && this.removedIds.length === 0)) return Promise.resolve();
+    const now = this.opts.now();
+    for (const q of this.queues.values()) {
+      // The stored last poll is kept within TOUCH_SECS of the real one, so another node's idle
+      // collection (expire) and the sweep of abandoned rows see the queue as used.
+      if (q.persisted && (q.dirty || q.lastTouched - q.storedTouched > TOUCH_SECS)) this.dirty.add(q);
+    }
+    if (!this.opts.durable || (this.dirty.size === 0 && this.removedIds.length === 0 && this.expired.length === 0)) return Promise.resolve();
     const changed = [...this.dirty].map((q) => {
       q.dirty = false;
+      q.storedTouched = q.lastTouched;
       return { id: q.id, basePos: q.basePos, baseEventId: q.baseEventId, lastTouched: q.lastTouched };
     });
     this.dirty.clear();
     const removed = this.removedIds;
     this.removedIds = [];
-    this.checkpointing = this.opts.durable.update(changed, removed).finally(() => (this.checkpointing = null));
+    const expired = this.expired;
+    this.expired = [];
+    this.checkpointing = this.opts.durable
+      .update(changed, removed, expired, now - ABANDONED_SECS)
+      .finally(() => (this.checkpointing = null));
     return this.checkpointing;
   }
 

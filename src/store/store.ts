@@ -117,6 +117,8 @@ interface WriteStatements {
   rollbackToSavepoint(): void;
   /** Runs an INSERT prepared once on the raw connection; returns the new rowid. */
   insert(sqlText: string, params: unknown[]): number;
+  /** Runs any statement prepared once on the raw connection; returns the rows it changed. */
+  run(sqlText: string, params: unknown[]): number;
 }
 
 /** How long a group waits before trying again for a write lock that another connection holds. */
@@ -313,6 +315,11 @@ export class Store {
     return this.statements!.insert(sqlText, params);
   }
 
+  /** SQLite, inside a write: runs a statement prepared once on the raw connection (as sqliteInsert); returns the rows changed. */
+  sqliteRun(sqlText: string, params: unknown[]): number {
+    return this.statements!.run(sqlText, params);
+  }
+
   /**
    * Inside a write: the stamp its commit will carry, as text (SQLite: groups commit one at a time,
    * so it is the next commit number); null on PostgreSQL, where SQL reads pg_current_xact_id().
@@ -361,7 +368,12 @@ function writeStatements(raw: OpenedSqlite['raw'], lockWaitMs?: number): WriteSt
   // pragma() prepares its statement on every call, and must: SQLite sets the busy timeout while
   // compiling the pragma, so a prepared one run again would not set it again.
   const timeout = Number(raw.pragma('busy_timeout', { simple: true }));
-  const inserts = new Map<string, ReturnType<typeof raw.prepare>>();
+  const prepared = new Map<string, ReturnType<typeof raw.prepare>>();
+  const statement = (sqlText: string) => {
+    let st = prepared.get(sqlText);
+    if (!st) prepared.set(sqlText, (st = raw.prepare(sqlText)));
+    return st as unknown as { run(...values: unknown[]): { lastInsertRowid: number | bigint; changes: number } };
+  };
   return {
     lockWaitMs: lockWaitMs ?? timeout,
     tryBegin() {
@@ -382,10 +394,7 @@ function writeStatements(raw: OpenedSqlite['raw'], lockWaitMs?: number): WriteSt
     savepoint: () => void savepoint.run(),
     release: () => void release.run(),
     rollbackToSavepoint: () => void rollbackTo.run(),
-    insert(sqlText, params) {
-      let st = inserts.get(sqlText);
-      if (!st) inserts.set(sqlText, (st = raw.prepare(sqlText)));
-      return Number((st as unknown as { run(...values: unknown[]): { lastInsertRowid: number | bigint } }).run(...params).lastInsertRowid);
-    },
+    insert: (sqlText, params) => Number(statement(sqlText).run(...params).lastInsertRowid),
+    run: (sqlText, params) => statement(sqlText).run(...params).changes,
   };
 }

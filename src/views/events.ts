@@ -121,6 +121,13 @@ function ownedQueue(req: AuthedRequest, id: string) {
   return q;
 }
 
+/** The queue, from this node's memory or, registered on another node or before a restart, from the database. */
+async function loadOwnedQueue(req: AuthedRequest, id: string) {
+  const q = await req.app.queues.adopt(id);
+  if (!q || q.opts.userId !== req.user.id) throw badQueue(id);
+  return q;
+}
+
 const REGISTRATION_ONLY = ['event_types', 'apply_markdown', 'client_gravatar', 'all_public_streams', 'narrow', 'client_capabilities'];
 
 /**
@@ -147,8 +154,17 @@ const getEvents = endpoint({
     }
     // Parameters meant for implicit registration are meaningless with an existing queue.
     for (const k of REGISTRATION_ONLY) req.params.str(k);
-    const q = ownedQueue(req, a.queue_id);
-    listen(req.app.queues, q, a.last_event_id, a.dont_block, req.replyLater());
+    if (req.app.queues.get(a.queue_id)) {
+      listen(req.app.queues, ownedQueue(req, a.queue_id), a.last_event_id, a.dont_block, req.replyLater());
+      return LATER;
+    }
+    // Not in this node's memory: any node serves any queue (a round-robin balancer in front).
+    const reply = req.replyLater();
+    const { last_event_id: lastEventId, dont_block: dontBlock } = a;
+    loadOwnedQueue(req, a.queue_id).then(
+      (q) => listen(req.app.queues, q, lastEventId, dontBlock, reply),
+      (err: unknown) => reply.fail(err),
+    );
     return LATER;
   },
 });
@@ -210,8 +226,9 @@ const deleteQueue = endpoint({
   params: { queue_id: str({ required: true }) },
   response: Type.Object({}),
   run: async (req, a) => {
-    ownedQueue(req, a.queue_id);
-    req.app.queues.remove(a.queue_id);
+    await loadOwnedQueue(req, a.queue_id);
+    await req.app.queues.delete(a.queue_id);
+    req.app.bus.publishControl({ type: 'queue_deleted', queueId: a.queue_id });
     return {};
   },
 });

@@ -219,7 +219,7 @@ export async function startTestServer(opts: { clock?: Clock; env?: Record<string
     },
     async peer(overrides) {
       const peerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-peer-'));
-      return startServer({ ...config, dataDir: peerDir, ...overrides, port: 0 }, { clock: opts.clock, logger });
+      return startServer({ ...config, dataDir: peerDir, port: 0, ...overrides }, { clock: opts.clock, logger });
     },
     async restart(whileDown) {
       await ts.running.close();
