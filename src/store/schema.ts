@@ -4,6 +4,7 @@ import type { BotServiceTable, BotStorageTable, MutedUserTable, UserStatusTable 
 import type { ChannelAdminTables } from './schema-channel-admin.js';
 import type { PushTables } from './schema-push.js';
 import type { MailProxyTables } from './schema-mail-proxy.js';
+import type { FileTables } from './schema-files.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -521,7 +522,7 @@ export interface RealmExportTable {
   file_key: string | null;
 }
 
-export interface DB extends ChannelAdminTables, PushTables, MailProxyTables {
+export interface DB extends ChannelAdminTables, PushTables, MailProxyTables, FileTables {
   bot_storage: BotStorageTable;
   user_status: UserStatusTable;
   muted_users: MutedUserTable;
