@@ -12,6 +12,7 @@ import type { SearchIndexer } from './lib/messages/search-indexer.js';
 import type { Logger } from './ops/logger.js';
 import type { OpsCounters } from './ops/counters.js';
 import type { ImageProxy } from './lib/image-proxy/sign.js';
+import type { FileStorage } from './lib/storage/index.js';
 
 export interface Clock {
   /** Current UNIX time in seconds. */
@@ -21,6 +22,8 @@ export interface Clock {
 export interface AppContext {
   config: Config;
   store: Store;
+  /** Uploaded bytes (uploads, avatars, custom emoji, exports): the one store PARLEY_FILE_STORE picks. */
+  files: FileStorage;
   queues: QueueRegistry;
   bus: EventBus;
   /** This node's side of the event log: appends, publishes and delivers in order (events/feed.ts). */

@@ -5,6 +5,7 @@ import type { ChannelAdminTables } from './schema-channel-admin.js';
 import type { PushTables } from './schema-push.js';
 import type { EventTables } from './schema-events.js';
 import type { MailProxyTables } from './schema-mail-proxy.js';
+import type { FileTables } from './schema-files.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -522,7 +523,7 @@ export interface RealmExportTable {
   file_key: string | null;
 }
 
-export interface DB extends ChannelAdminTables, PushTables, MailProxyTables, EventTables {
+export interface DB extends ChannelAdminTables, PushTables, MailProxyTables, EventTables, FileTables {
   bot_storage: BotStorageTable;
   user_status: UserStatusTable;
   muted_users: MutedUserTable;
