@@ -83,10 +83,15 @@ export class DurableQueues {
     await this.store.write((tx) => tx.deleteFrom('event_queues').where('id', '=', id).execute());
   }
 
-  /** One stored queue (any node's), with a fresh idle clock; undefined when none has that id. */
-  async load(id: string, now: number): Promise<ClientQueue | undefined> {
+  /**
+   * One stored queue (any node's), with a fresh idle clock, and the last poll any node recorded for
+   * it; undefined when none has that id.
+   */
+  async load(id: string, now: number): Promise<{ queue: ClientQueue; lastTouched: number } | undefined> {
     const r = await (this.store.db as Kysely<DB>).selectFrom('event_queues').selectAll().where('id', '=', id).executeTakeFirst();
-    return r && ClientQueue.restore(JSON.parse(r.options) as QueueOptions, now, snapshotFromJSON(r.snapshot ? JSON.parse(r.snapshot) : null), Number(r.base_pos), Number(r.base_event_id));
+    if (!r) return undefined;
+    const queue = ClientQueue.restore(JSON.parse(r.options) as QueueOptions, now, snapshotFromJSON(r.snapshot ? JSON.parse(r.snapshot) : null), Number(r.base_pos), Number(r.base_event_id));
+    return { queue, lastTouched: Number(r.last_touched) };
   }
 
   /** This node's stored queues, each with a fresh idle clock (its client could not poll while the node was down). */

@@ -39,7 +39,10 @@ export const MAX_QUEUE_EVENTS = 2000;
  * checkpoint rewrites 10,000 rows.
  */
 const CHECKPOINT_MS = 10_000;
-/** How far a queue's stored last poll may lag the real one (seconds). */
+/**
+ * How far a queue's stored last poll may lag the real one (seconds; at most a quarter of its idle
+ * timeout, so another node never takes a queue in use for an idle one).
+ */
 const TOUCH_SECS = 60;
 /** Stored queues nobody polled for this long are deleted by any node (one whose node died without collecting them). */
 const ABANDONED_SECS = 7 * 24 * 3600;
@@ -265,9 +268,16 @@ export class QueueRegistry implements PollOwner {
     if (known || !this.opts.durable) return Promise.resolve(known);
     let pending = this.adopting.get(id);
     if (!pending) {
-      pending = this.opts.durable.load(id, this.opts.now()).then((q) => {
+      const now = this.opts.now();
+      pending = this.opts.durable.load(id, now).then((stored) => {
         const again = this.queues.get(id);
-        if (again || !q) return again;
+        if (again || !stored) return again;
+        const q = stored.queue;
+        // Idle past its timeout by every node's account (collected here, or nowhere yet): gone.
+        if (now - stored.lastTouched > q.opts.idleTimeoutSecs) {
+          this.expired.push({ id, lastTouched: stored.lastTouched });
+          return undefined;
+        }
         this.index(q);
         return q;
       });
@@ -718,7 +728,7 @@ export class QueueRegistry implements PollOwner {
     for (const q of this.queues.values()) {
       // The stored last poll is kept within TOUCH_SECS of the real one, so another node's idle
       // collection (expire) and the sweep of abandoned rows see the queue as used.
-      if (q.persisted && (q.dirty || q.lastTouched - q.storedTouched > TOUCH_SECS)) this.dirty.add(q);
+      if (q.persisted && (q.dirty || q.lastTouched - q.storedTouched > Math.min(TOUCH_SECS, q.opts.idleTimeoutSecs / 4))) this.dirty.add(q);
     }
     if (!this.opts.durable || (this.dirty.size === 0 && this.removedIds.length === 0 && this.expired.length === 0)) return Promise.resolve();
     const changed = [...this.dirty].map((q) => {
