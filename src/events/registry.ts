@@ -1,13 +1,13 @@
 // This node's event queues: creation, delivery of notices in order and in slices (so a big fan-out
-// never stalls the event loop), long-poll waiting with heartbeats, idle collection, save and restore.
-import fs from 'node:fs';
+// never stalls the event loop), long-poll waiting with heartbeats, idle collection; the database side
+// of queues (stored, loaded on any node, rebuilt from the log) is queue-persistence.ts.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ClientQueue, type PollListener, type PollOwner, type QueueOptions, type QueuedEvent } from './queue.js';
 import { FifoSet } from './fifo-set.js';
 import { eventsForQueue, ownMessageEvent, type VariantCache } from './transform.js';
 import { ReadPacer, type PausableReads } from './read-pacer.js';
-import { NOTICES_PER_ROW as NOTICES_PER_ROW_ } from './event-log.js';
+import { QueuePersistence } from './queue-persistence.js';
 import type { Notice } from './types.js';
 import type { ReadSnapshot } from '../store/store.js';
 import type { DurableQueues } from './queue-store.js';
@@ -32,21 +32,6 @@ export interface RegistryOptions {
 
 /** See RegistryOptions.maxQueueEvents. */
 export const MAX_QUEUE_EVENTS = 2000;
-/**
- * How often changed queue boundaries are written to the database. An older boundary is still right
- * (a rebuild starts earlier and the client's last_event_id drops what it had, docs/decisions.md), so
- * this trades a longer rebuild after a crash for fewer writes: with 10,000 busy queues every
- * checkpoint rewrites 10,000 rows.
- */
-const CHECKPOINT_MS = 10_000;
-/**
- * How far a queue's stored last poll may lag the real one (seconds; at most a quarter of its idle
- * timeout, so another node never takes a queue in use for an idle one).
- */
-const TOUCH_SECS = 60;
-/** Stored queues nobody polled for this long are deleted by any node (one whose node died without collecting them). */
-const ABANDONED_SECS = 7 * 24 * 3600;
-
 /**
  * Deliveries into queues done before yielding the event loop, in milliseconds, so a 10,000-queue
  * fan-out never holds the loop (a time rather than a count, so the slice fits the machine).
@@ -133,15 +118,8 @@ export class QueueRegistry implements PollOwner {
   startedPos = -1;
   /** Publications of this node not yet handed over (EventFeed): a dont_block poll waits for them. */
   private outstanding = 0;
-  /** Queues whose boundary changed, and stored queues removed, for the next checkpoint. */
-  private readonly dirty = new Set<ClientQueue>();
-  private removedIds: string[] = [];
-  /** Stored queues this node collected as idle: their rows go unless another node touched them later. */
-  private expired: { id: string; lastTouched: number }[] = [];
-  /** Stored queues being loaded for a poll that named them here (adopt). */
-  private readonly adopting = new Map<string, Promise<ClientQueue | undefined>>();
-  private checkpointTimer: NodeJS.Timeout | null = null;
-  private checkpointing: Promise<void> | null = null;
+  /** The queues in the database (queue-persistence.ts). */
+  private readonly persistence: QueuePersistence;
 
   private readonly quietGapMs: number;
   private readonly busyGapMs: number;
@@ -153,6 +131,14 @@ export class QueueRegistry implements PollOwner {
     this.quietGapMs = opts.minAnswerGapMs ?? MIN_ANSWER_GAP_MS;
     this.busyGapMs = opts.busyAnswerGapMs ?? opts.minAnswerGapMs ?? BUSY_ANSWER_GAP_MS;
     this.loopUtilization = opts.loopUtilization ?? recentLoopUtilization(BUSY_WINDOW_MS);
+    this.persistence = new QueuePersistence(opts.durable, {
+      now: () => opts.now(),
+      get: (id) => this.queues.get(id),
+      all: () => this.queues.values(),
+      index: (q) => this.index(q),
+      startedPos: () => this.startedPos,
+      take: (q, notice, cache) => this.store(q, notice, cache),
+    });
   }
 
   /** Holds back the next request of a connection whose long-poll was just answered (see ReadPacer). */
@@ -185,25 +171,13 @@ export class QueueRegistry implements PollOwner {
   }
 
   /** Stores a registered queue (its registration and boundary) before the client learns its ID. */
-  async persist(q: ClientQueue): Promise<void> {
-    if (!this.opts.durable || !this.queues.has(q.id)) return;
-    await this.opts.durable.insert(q);
-    q.persisted = true;
-    // Removed while it was being stored.
-    if (!this.queues.has(q.id)) this.removedIds.push(q.id);
-  }
-
-  /** Queues stored by this node before it stopped: back, each to be rebuilt from the log when polled. */
-  restore(queues: ClientQueue[]): void {
-    for (const q of queues) this.index(q);
+  persist(q: ClientQueue): Promise<void> {
+    return this.persistence.persist(q);
   }
 
   /** Brings back this node's stored queues (durable only); returns how many. */
-  async restoreStored(): Promise<number> {
-    if (!this.opts.durable) return 0;
-    const queues = await this.opts.durable.loadNode(this.opts.now());
-    this.restore(queues);
-    return queues.length;
+  restoreStored(): Promise<number> {
+    return this.persistence.restoreStored();
   }
 
   /** Counts a publication of this node still on its way (see listen's dont_block). */
@@ -246,16 +220,14 @@ export class QueueRegistry implements PollOwner {
     this.woken.delete(q);
     this.deferred.delete(q);
     this.inFlight.delete(q);
-    this.dirty.delete(q);
-    if (q.persisted && how === 'delete') this.removedIds.push(q.id);
-    else if (q.persisted && how === 'expire') this.expired.push({ id: q.id, lastTouched: q.lastTouched });
+    this.persistence.removed(q, how);
     this.unpark(q)?.deliver([]);
   }
 
   /** A client ended its queue: gone here and from the database now (other nodes drop their copies on the bus's word). */
   async delete(id: string): Promise<void> {
     this.remove(id, 'local');
-    await this.opts.durable?.delete(id);
+    await this.persistence.deleteStored(id);
   }
 
   /**
@@ -264,30 +236,7 @@ export class QueueRegistry implements PollOwner {
    * with the same IDs from the log, so any node can serve any queue. Undefined when no such queue is stored.
    */
   adopt(id: string): Promise<ClientQueue | undefined> {
-    const known = this.queues.get(id);
-    if (known || !this.opts.durable) return Promise.resolve(known);
-    let pending = this.adopting.get(id);
-    if (!pending) {
-      const now = this.opts.now();
-      pending = this.opts.durable.load(id, now).then((stored) => {
-        const again = this.queues.get(id);
-        if (again || !stored) return again;
-        const q = stored.queue;
-        // Idle past its timeout by every node's account (collected here, or nowhere yet): gone.
-        if (now - stored.lastTouched > q.opts.idleTimeoutSecs) {
-          this.expired.push({ id, lastTouched: stored.lastTouched });
-          return undefined;
-        }
-        this.index(q);
-        return q;
-      });
-      pending.then(
-        () => this.adopting.delete(id),
-        () => this.adopting.delete(id),
-      );
-      this.adopting.set(id, pending);
-    }
-    return pending;
+    return this.persistence.adopt(id);
   }
 
   /**
@@ -455,34 +404,6 @@ export class QueueRegistry implements PollOwner {
   }
 
   /**
-   * Makes a spilled queue's events again from the log, from its boundary up to what this node has
-   * started delivering (and past it: later notices are then skipped by pushTo).
-   */
-  private async rebuild(q: ClientQueue): Promise<void> {
-    const durable = this.opts.durable!;
-    q.beginRebuild();
-    let after = Math.floor(q.basePos / NOTICES_PER_ROW_) - 1;
-    for (;;) {
-      const batches = await durable.readLog(after, 1000);
-      for (const b of batches) {
-        after = b.id;
-        const cache: VariantCache = new Map();
-        for (const n of b.notices) {
-          if (n.pos! <= q.lastPos) continue;
-          q.lastPos = n.pos!;
-          if (n.realmId !== q.opts.realmId) continue;
-          if (!n.users.includes(q.opts.userId) && !(n.publicStreamId !== undefined && q.opts.allPublicStreams)) continue;
-          if (!q.accepts(n) || q.holdIfEarly(n)) continue;
-          this.store(q, n, cache);
-        }
-        q.lastPos = Math.max(q.lastPos, b.id * NOTICES_PER_ROW_ + NOTICES_PER_ROW_ - 1);
-      }
-      if (batches.length < 1000 && q.lastPos >= this.startedPos) break;
-    }
-    q.spilled = false;
-  }
-
-  /**
    * Answers waiting long-polls whose queues received events, a slice at a time: each answer
    * serializes and writes a response, so thousands at once would stall the event loop.
    */
@@ -643,7 +564,7 @@ export class QueueRegistry implements PollOwner {
   /** Rebuilds a spilled queue from the log, then takes the poll (a queue removed meanwhile answers empty). */
   private listenAfterRebuild(q: ClientQueue, lastEventId: number | undefined, dontBlock: boolean, listener: PollListener): void {
     q.lastTouched = this.opts.now();
-    const rebuilding = (q.rebuilding ??= this.rebuild(q).finally(() => (q.rebuilding = null)));
+    const rebuilding = (q.rebuilding ??= this.persistence.rebuild(q).finally(() => (q.rebuilding = null)));
     rebuilding.then(
       () => (this.queues.get(q.id) === q ? this.listen(q, lastEventId, dontBlock, listener) : listener.deliver([])),
       () => {
@@ -715,36 +636,12 @@ export class QueueRegistry implements PollOwner {
   start(): void {
     this.gcTimer = setInterval(() => this.collectIdle(), this.opts.gcIntervalMs ?? 60_000);
     this.gcTimer.unref();
-    if (this.opts.durable) {
-      this.checkpointTimer = setInterval(() => void this.checkpoint().catch(() => {}), CHECKPOINT_MS);
-      this.checkpointTimer.unref();
-    }
+    this.persistence.start();
   }
 
-  /** Writes changed boundaries and removals to the database (one transaction). */
+  /** Writes changed boundaries, recent polls and removals to the database. */
   checkpoint(): Promise<void> {
-    if (this.checkpointing) return this.checkpointing.then(() => this.checkpoint());
-    const now = this.opts.now();
-    for (const q of this.queues.values()) {
-      // The stored last poll is kept within TOUCH_SECS of the real one, so another node's idle
-      // collection (expire) and the sweep of abandoned rows see the queue as used.
-      if (q.persisted && (q.dirty || q.lastTouched - q.storedTouched > Math.min(TOUCH_SECS, q.opts.idleTimeoutSecs / 4))) this.dirty.add(q);
-    }
-    if (!this.opts.durable || (this.dirty.size === 0 && this.removedIds.length === 0 && this.expired.length === 0)) return Promise.resolve();
-    const changed = [...this.dirty].map((q) => {
-      q.dirty = false;
-      q.storedTouched = q.lastTouched;
-      return { id: q.id, basePos: q.basePos, baseEventId: q.baseEventId, lastTouched: q.lastTouched };
-    });
-    this.dirty.clear();
-    const removed = this.removedIds;
-    this.removedIds = [];
-    const expired = this.expired;
-    this.expired = [];
-    this.checkpointing = this.opts.durable
-      .update(changed, removed, expired, now - ABANDONED_SECS)
-      .finally(() => (this.checkpointing = null));
-    return this.checkpointing;
+    return this.persistence.checkpoint();
   }
 
   /** Stops timers and answers every waiting long-poll with what it has, so shutdown is prompt. */
@@ -752,8 +649,7 @@ export class QueueRegistry implements PollOwner {
     this.drainBacklog();
     if (this.gcTimer) clearInterval(this.gcTimer);
     this.gcTimer = null;
-    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
-    this.checkpointTimer = null;
+    this.persistence.stop();
     if (this.deferTimer) clearTimeout(this.deferTimer);
     this.deferTimer = null;
     this.deferred.clear();
@@ -764,20 +660,15 @@ export class QueueRegistry implements PollOwner {
     for (const q of this.queues.values()) this.unpark(q)?.deliver(q.events.slice());
   }
 
+  /** Writes the queues to a file as versions before the event log did (tests of the upgrade path). */
   save(file: string): void {
     this.drainBacklog();
-    const data = JSON.stringify({ version: 1, queues: [...this.queues.values()].map((q) => q.toJSON()) });
-    fs.writeFileSync(file + '.tmp', data);
-    fs.renameSync(file + '.tmp', file);
+    this.persistence.saveFile(file);
   }
 
-  /** Restores saved queues; each gets a fresh idle clock, as the client could not poll while we were down. */
+  /** Reads the queue file an earlier version saved at shutdown (once, on upgrade); returns how many queues. */
   load(file: string): number {
-    if (!fs.existsSync(file)) return 0;
-    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { queues: Parameters<typeof ClientQueue.fromJSON>[0][] };
-    for (const j of data.queues) this.index(ClientQueue.fromJSON(j, this.opts.now()));
-    fs.unlinkSync(file);
-    return data.queues.length;
+    return this.persistence.loadFile(file);
   }
 }
 
