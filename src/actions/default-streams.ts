@@ -6,7 +6,7 @@ import { badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
 import { accessStreamById } from '../lib/streams/access.js';
 import { defaultStreamIds } from '../lib/streams/administer.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { to, writeWithEvents, type Outgoing } from '../events/publish.js';
 
 /** The default_streams event with the organization's whole list, for every active user but guests. */
 export async function defaultStreamsEvent(tx: Tx, realmId: number): Promise<Outgoing> {
@@ -30,20 +30,28 @@ function requireAdmin(user: User): void {
 
 export async function doAddDefaultStream(app: AppContext, realm: Realm, actor: User, streamId: number): Promise<void> {
   requireAdmin(actor);
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const { stream } = await accessStreamById(tx, actor, streamId);
-    if (stream.invite_only) throw badRequest('Private channels cannot be made default.');
-    if (stream.is_archived) throw badRequest('Archived channels cannot be made default.');
-    return (await setDefaultStream(tx, realm.id, stream.id, true)) ? [await defaultStreamsEvent(tx, realm.id)] : [];
-  });
-  publishCommitted(app, realm.id, stamp, result);
+  await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const { stream } = await accessStreamById(tx, actor, streamId);
+      if (stream.invite_only) throw badRequest('Private channels cannot be made default.');
+      if (stream.is_archived) throw badRequest('Archived channels cannot be made default.');
+      return (await setDefaultStream(tx, realm.id, stream.id, true)) ? [await defaultStreamsEvent(tx, realm.id)] : [];
+    },
+    (events) => events,
+  );
 }
 
 export async function doRemoveDefaultStream(app: AppContext, realm: Realm, actor: User, streamId: number): Promise<void> {
   requireAdmin(actor);
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const { stream } = await accessStreamById(tx, actor, streamId);
-    return (await setDefaultStream(tx, realm.id, stream.id, false)) ? [await defaultStreamsEvent(tx, realm.id)] : [];
-  });
-  publishCommitted(app, realm.id, stamp, result);
+  await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const { stream } = await accessStreamById(tx, actor, streamId);
+      return (await setDefaultStream(tx, realm.id, stream.id, false)) ? [await defaultStreamsEvent(tx, realm.id)] : [];
+    },
+    (events) => events,
+  );
 }
