@@ -70,6 +70,12 @@ export class ClientQueue implements FifoMember {
   persisted = false;
   /** Its boundary changed since the database last saw it. */
   dirty = false;
+  /**
+   * The highest event ID its client acknowledged. Another node's copy of the queue may have handed
+   * out events this copy has not made yet (round-robin polls): when this copy makes them, they are
+   * dropped, not sent again.
+   */
+  ackedId = -1;
   /** The last poll time the database has for it (a restored queue: the time it was loaded). */
   storedTouched: number;
   /** The rebuild from the log under way, if any. */
@@ -115,6 +121,7 @@ export class ClientQueue implements FifoMember {
     const q = new ClientQueue(opts, now, true, basePos);
     q.snapshot = snapshot;
     q.baseEventId = baseEventId;
+    q.ackedId = baseEventId;
     q.nextId = baseEventId + 1;
     q.spilled = true;
     q.persisted = true;
@@ -202,6 +209,7 @@ export class ClientQueue implements FifoMember {
 
   /** Drops events the client has acknowledged, and moves the boundary past the notices they complete. */
   acknowledge(lastEventId: number): void {
+    if (lastEventId > this.ackedId) this.ackedId = lastEventId;
     let n = 0;
     const events = this.events;
     const positions = this.positions;

@@ -400,7 +400,10 @@ export class QueueRegistry implements PollOwner {
     const own = ownMessageEvent(notice, q, cache);
     if (own) q.pushOwn(own, pos);
     else for (const ev of eventsForQueue(notice, q, cache)) q.push(ev, pos);
-    if (q.waiter) this.woken.add(q);
+    // Its client has these already (from another node's copy): dropped once the whole notice is in,
+    // so the stored boundary never splits a notice.
+    if (q.events.length && q.events[0].id <= q.ackedId) q.acknowledge(q.ackedId);
+    if (q.waiter && q.events.length) this.woken.add(q);
   }
 
   /**
