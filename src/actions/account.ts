@@ -11,7 +11,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { realmUrl } from '../lib/state/realm.js';
 import { avatarPerson } from '../presenters/avatar.js';
 import { checkEmail, checkFullName } from './users.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 import { dropInaccessibleRecipients } from '../lib/user-access.js';
 
 /** How long an emailed confirmation link works. */
@@ -29,7 +29,7 @@ export async function doChangeFullName(app: AppContext, realm: Realm, user: User
   // The original ignores a forbidden rename silently: its own clients never offer it.
   if (realmSettings(realm).name_changes_disabled === true && !isAdminRole(user.role)) return;
   const fullName = checkFullName(rawName);
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const row = await userById(tx, realm.id, user.id);
     if (!row || row.full_name === fullName) return null;
     await tx.updateTable('users').set({ full_name: fullName }).where('id', '=', user.id).execute();
@@ -37,9 +37,8 @@ export async function doChangeFullName(app: AppContext, realm: Realm, user: User
     const events = [to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } })];
     await dropInaccessibleRecipients(tx, realm, events);
     return events;
-  });
+  }, (events) => events ?? []);
   if (!result) return;
-  publishCommitted(app, realm.id, stamp, result);
   app.caches.userChanged(user.id);
 }
 
@@ -109,7 +108,7 @@ export async function doStartEmailChange(app: AppContext, realm: Realm, user: Us
 /** Confirms an email change by its key: updates the address and announces it; returns the new address. */
 export async function doConfirmEmailChange(app: AppContext, realm: Realm, key: string): Promise<string> {
   const now = app.clock.now();
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const row = await tx.selectFrom('email_changes').selectAll().where('key_hash', '=', keyHash(key)).where('realm_id', '=', realm.id).executeTakeFirst();
     if (!row) throw badRequest('Invalid confirmation key');
     if (row.used_at !== null) throw badRequest('This confirmation key has already been used');
@@ -127,8 +126,7 @@ export async function doConfirmEmailChange(app: AppContext, realm: Realm, key: s
     const events = emailChangeEvents(user, after, await activeViewers(tx, realm.id));
     await dropInaccessibleRecipients(tx, realm, events);
     return { before: user, email, events };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  }, (result) => result.events);
   app.caches.userChanged(result.before.id);
   const { before, email: newEmail } = result;
   // The old address learns of the change, so a hijacked session cannot move the account silently.

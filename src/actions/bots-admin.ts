@@ -7,7 +7,7 @@ import { newApiKey } from '../lib/secrets.js';
 import { accessStreamByName, streamPeerAudience } from '../lib/streams/access.js';
 import { accessBot, botAdminAudience, botConfigs, NO_BOT_CONFIG } from '../lib/bots.js';
 import { presentBot } from '../presenters/bot.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 import { checkFullName } from './users.js';
 import { doUpdateUser, mustBeAdmin, mustBeOwner } from './user-admin.js';
 import { Role, isAdminRole } from '../models/roles.js';
@@ -34,7 +34,7 @@ async function channelId(tx: Tx, actor: User, name: string | null | undefined): 
 }
 
 export async function doUpdateBot(app: AppContext, realm: Realm, actor: User, botId: number, c: BotChanges): Promise<void> {
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const bot = await accessBot(tx, realm, actor, botId);
     // The role is changed after this commits: its refusals come first, so a refused request changes nothing.
     if (c.role !== undefined) {
@@ -89,8 +89,7 @@ export async function doUpdateBot(app: AppContext, realm: Realm, actor: User, bo
       if (before[key] !== after[key]) events.push(to(keep, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, [key]: after[key] } }));
     }
     return { events, changed: Object.keys(set).length > 0 };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  }, (result) => result.events);
   if (result.changed) app.caches.userChanged(botId);
   // A role is a user change like any other (system groups, events): administrators only, as for people.
   if (c.role !== undefined) await doUpdateUser(app, realm, actor, (tx) => accessBot(tx, realm, actor, botId), { role: c.role });
@@ -98,7 +97,7 @@ export async function doUpdateBot(app: AppContext, realm: Realm, actor: User, bo
 
 /** DELETE /bots/{id}: deactivates the bot; it leaves subscriber lists and administrators' realm_bots. */
 export async function doDeactivateBot(app: AppContext, realm: Realm, actor: User, botId: number): Promise<void> {
-  const { stamp, result } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const bot = await accessBot(tx, realm, actor, botId);
     await setUserActive(tx, bot.id, false);
     const events: Outgoing[] = [];
@@ -110,8 +109,7 @@ export async function doDeactivateBot(app: AppContext, realm: Realm, actor: User
     events.push(to(await activeIds(tx, realm.id), { type: 'realm_user', op: 'update', person: { user_id: bot.id, is_active: false } }));
     events.push(to(await botAdminAudience(tx, realm.id, bot.bot_owner_id), { type: 'realm_bot', op: 'remove', bot: { user_id: bot.id, full_name: bot.full_name } }));
     return events;
-  });
-  publishCommitted(app, realm.id, stamp, result);
+  }, (result) => result);
   app.caches.userChanged(botId);
 }
 

@@ -2,7 +2,7 @@
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Realm, User } from '../store/schema.js';
-import { publishCommitted, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, type Outgoing } from '../events/publish.js';
 import { badRequest } from '../core/api-error.js';
 import { EDITABLE_FLAGS, FLAG_BITS, type FlagName } from '../models/flags.js';
 import { canAccessStreamHistory, HISTORICAL_FLAGS, invalidMessage, isDbId } from '../lib/messages/access.js';
@@ -116,18 +116,21 @@ async function adjustFloors(tx: Transaction<DB>, dialect: Dialect, user: User, i
 }
 
 export async function doUpdateFlags(app: AppContext, realm: Realm, user: User, ids: number[], op: FlagOp, flag: FlagName): Promise<number[]> {
-  const { result, stamp } = await app.store.write((tx) => updateFlagsInTx(tx, app.store.dialect, realm, user, ids, op, flag, true));
-  publishCommitted(app, realm.id, stamp, result.outgoing);
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    (tx) => updateFlagsInTx(tx, app.store.dialect, realm, user, ids, op, flag, true),
+    (result) => result.outgoing,
+  );
   return result.changed;
 }
 
 /** Marks read every unread message of the user in a scope (everything, a channel, or a topic). */
 export async function doMarkRead(app: AppContext, realm: Realm, user: User, scope: { recipientId?: number; topicKey?: string }): Promise<number[]> {
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const ids = (await unreadRows(tx, app.store.dialect, user.id, scope)).map((r) => r.message_id);
     return updateFlagsInTx(tx, app.store.dialect, realm, user, ids, 'add', 'read', false);
-  });
-  publishCommitted(app, realm.id, stamp, result.outgoing);
+  }, (result) => result.outgoing);
   return result.changed;
 }
 
@@ -144,12 +147,11 @@ export interface NarrowFlagsInput {
 /** Changes a flag on a range of a narrow; the range is chosen and updated in one transaction. */
 export async function doUpdateFlagsForNarrow(app: AppContext, realm: Realm, user: User, input: NarrowFlagsInput): Promise<{ range: RangeResult; changed: number[] }> {
   await searchReady(app.search, input.narrow);
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const plan = await planNarrow(tx, app.store.dialect, realm, user, input.narrow);
     const range = await fetchRange(tx, plan, input.anchor, input.numBefore, input.numAfter, input.includeAnchor);
     const { changed, outgoing } = await updateFlagsInTx(tx, app.store.dialect, realm, user, range.ids, input.op, input.flag, false);
     return { range, changed, outgoing };
-  });
-  publishCommitted(app, realm.id, stamp, result.outgoing);
+  }, (result) => result.outgoing);
   return { range: result.range, changed: result.changed };
 }

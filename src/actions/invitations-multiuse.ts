@@ -7,7 +7,7 @@ import { badRequest } from '../core/api-error.js';
 import { isAdminRole, Role } from '../models/roles.js';
 import { realmUrl } from '../lib/state/realm.js';
 import { INVITE_PENDING, INVITE_REVOKED, inviteKeyHash, MAX_WELCOME_TEXT } from '../lib/invitations.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 import { checkInvite, inviteMail } from './invitations.js';
 import { checkEmail } from './users.js';
 import { MIN_PASSWORD_LENGTH, passwordTooLong } from './account.js';
@@ -42,7 +42,7 @@ export async function doCreateMultiuseInvite(app: AppContext, realm: Realm, user
   const now = app.clock.now();
   const minutes = input.expiresInMinutes === undefined ? app.config.invitationValidityMinutes : input.expiresInMinutes;
   const key = randomBytes(18).toString('base64url');
-  const { stamp, result } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     await tx
       .insertInto('multiuse_invites')
       .values({
@@ -61,28 +61,26 @@ export async function doCreateMultiuseInvite(app: AppContext, realm: Realm, user
       })
       .execute();
     return invitesChanged(tx, realm.id, user.id);
-  });
-  publishCommitted(app, realm.id, stamp, [result]);
+  }, (result) => [result]);
   return multiuseLink(app, realm, key);
 }
 
 /** DELETE /invites/multiuse/{id}: administrators revoke any link, others only their own. */
 export async function doRevokeMultiuseInvite(app: AppContext, realm: Realm, user: User, id: number): Promise<void> {
-  const { stamp, result } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const row = await tx.selectFrom('multiuse_invites').select(['id', 'invited_by_id', 'status']).where('realm_id', '=', realm.id).where('id', '=', id).executeTakeFirst();
     if (!row || row.status !== INVITE_PENDING) throw noSuchInvitation();
     if (!isAdminRole(user.role) && row.invited_by_id !== user.id) throw badRequest('Must be an organization administrator');
     await tx.updateTable('multiuse_invites').set({ status: INVITE_REVOKED }).where('id', '=', id).execute();
     return invitesChanged(tx, realm.id, row.invited_by_id);
-  });
-  publishCommitted(app, realm.id, stamp, [result]);
+  }, (result) => [result]);
 }
 
 /** POST /invites/{id}/resend: a fresh link mailed again (only the key's hash is stored, so the old one cannot be resent). */
 export async function doResendInvite(app: AppContext, realm: Realm, user: User, id: number): Promise<void> {
   const now = app.clock.now();
   const key = randomBytes(24).toString('base64url');
-  const { stamp, result } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const row = await tx.selectFrom('invitations').selectAll().where('realm_id', '=', realm.id).where('id', '=', id).executeTakeFirst();
     if (!row || row.status !== INVITE_PENDING || (row.expires_at !== null && row.expires_at <= now)) throw noSuchInvitation();
     if (!isAdminRole(user.role) && row.invited_by_id !== user.id) throw badRequest('Must be an organization administrator');
@@ -90,10 +88,9 @@ export async function doResendInvite(app: AppContext, realm: Realm, user: User, 
     const expiresAt = row.expires_at === null ? null : now + (row.expires_at - row.invited_at);
     await tx.updateTable('invitations').set({ key_hash: inviteKeyHash(key), invited_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
     return { row, expiresAt, changed: await invitesChanged(tx, realm.id, row.invited_by_id) };
-  });
+  }, (result) => [result.changed]);
   const inviter = (await app.store.db.selectFrom('users').selectAll().where('id', '=', result.row.invited_by_id).executeTakeFirst()) ?? user;
   await app.mail.send(inviteMail(app, realm, inviter, result.row.email, key, result.expiresAt));
-  publishCommitted(app, realm.id, stamp, [result.changed]);
 }
 
 async function usableLink(tx: Tx, realm: Realm, key: string, now: number) {

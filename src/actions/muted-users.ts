@@ -6,7 +6,7 @@ import { badRequest } from '../core/api-error.js';
 import { FLAG_BITS } from '../models/flags.js';
 import { accessUserById, accessibleUserIds } from '../lib/users.js';
 import { mutedUsersChanged, mutedUsersOf } from '../lib/muted-users.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 import type { Tx } from '../store/store.js';
 import { updateFlagsInTx } from './flags.js';
 
@@ -21,7 +21,7 @@ async function accessMutable(tx: Tx, realm: Realm, user: User, id: number, allow
 export async function doMuteUser(app: AppContext, realm: Realm, user: User, mutedId: number): Promise<void> {
   if (mutedId === user.id) throw badRequest('Cannot mute self');
   const now = app.clock.now();
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const muted = await accessMutable(tx, realm, user, mutedId, false);
     const existing = await tx.selectFrom('muted_users').select('user_id').where('user_id', '=', user.id).where('muted_user_id', '=', muted.id).executeTakeFirst();
     if (existing) throw badRequest('User already muted');
@@ -42,18 +42,16 @@ export async function doMuteUser(app: AppContext, realm: Realm, user: User, mute
       events.push(...marked.outgoing);
     }
     return events;
-  });
+  }, (events) => events);
   mutedUsersChanged(app, realm.id);
-  publishCommitted(app, realm.id, stamp, result);
 }
 
 export async function doUnmuteUser(app: AppContext, realm: Realm, user: User, mutedId: number): Promise<void> {
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const muted = await accessMutable(tx, realm, user, mutedId, false);
     const gone = await tx.deleteFrom('muted_users').where('user_id', '=', user.id).where('muted_user_id', '=', muted.id).executeTakeFirst();
     if (!Number(gone.numDeletedRows)) throw badRequest('User is not muted');
     return [to([user.id], { type: 'muted_users', muted_users: await mutedUsersOf(tx, user.id) })];
-  });
+  }, (events) => events);
   mutedUsersChanged(app, realm.id);
-  publishCommitted(app, realm.id, stamp, result);
 }

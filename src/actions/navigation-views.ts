@@ -3,14 +3,14 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { badRequest } from '../core/api-error.js';
 import { BUILT_IN_VIEW_FRAGMENTS, builtInNamed, viewDict, viewDoesNotExist } from '../lib/personal/navigation-views.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { writeWithEvents, to } from '../events/publish.js';
 
 /** name is null for built-in fragments (which may not have one) and required for the others. */
 export async function doAddNavigationView(app: AppContext, realm: Realm, user: User, fragment: string, isPinned: boolean, name: string | null): Promise<void> {
   const builtIn = BUILT_IN_VIEW_FRAGMENTS.has(fragment);
   if (builtIn && name !== null) throw builtInNamed();
   if (!builtIn && name === null) throw badRequest('Custom views must have a valid name');
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     // The unique (user_id, fragment) index settles concurrent adds of one fragment.
     const row = await tx
       .insertInto('navigation_views')
@@ -20,13 +20,12 @@ export async function doAddNavigationView(app: AppContext, realm: Realm, user: U
       .executeTakeFirst();
     if (!row) throw badRequest('Navigation view already exists.');
     return row;
-  });
-  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'navigation_view', op: 'add', navigation_view: viewDict(result) })]);
+  }, (result) => [to([user.id], { type: 'navigation_view', op: 'add', navigation_view: viewDict(result) })]);
 }
 
 /** Changes is_pinned and/or the name (custom views only); the event names only what changed. */
 export async function doUpdateNavigationView(app: AppContext, realm: Realm, user: User, fragment: string, changes: { isPinned?: boolean; name?: string }): Promise<void> {
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const row = await tx.selectFrom('navigation_views').selectAll().where('user_id', '=', user.id).where('fragment', '=', fragment).executeTakeFirst();
     if (!row) throw viewDoesNotExist();
     if (changes.name !== undefined && row.name === null) throw builtInNamed();
@@ -40,14 +39,12 @@ export async function doUpdateNavigationView(app: AppContext, realm: Realm, user
       .where('id', '=', row.id)
       .execute();
     return data;
-  });
-  if (result) publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'navigation_view', op: 'update', fragment, data: result })]);
+  }, (result) => (result ? [to([user.id], { type: 'navigation_view', op: 'update', fragment, data: result })] : []));
 }
 
 export async function doRemoveNavigationView(app: AppContext, realm: Realm, user: User, fragment: string): Promise<void> {
-  const { stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const r = await tx.deleteFrom('navigation_views').where('user_id', '=', user.id).where('fragment', '=', fragment).executeTakeFirst();
     if (!Number(r.numDeletedRows)) throw viewDoesNotExist();
-  });
-  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'navigation_view', op: 'remove', fragment })]);
+  }, () => [to([user.id], { type: 'navigation_view', op: 'remove', fragment })]);
 }

@@ -9,7 +9,7 @@ import { activeUserIds } from '../lib/users.js';
 import { viewersWithAccess } from '../lib/user-access.js';
 import { checkProfileData, FieldType, MAX_HINT_LENGTH, MAX_NAME_LENGTH, presentField, realmFields, storeProfileData, type ProfileDataUpdate } from '../lib/profile-fields.js';
 import { checkFieldData, MAX_SUMMARY_FIELDS } from './profile-fields.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 import type { Tx } from '../store/store.js';
 import type { Updateable } from 'kysely';
 import type { CustomProfileFieldTable } from '../store/schema.js';
@@ -18,7 +18,7 @@ const notEditable = () => badRequest('You are not allowed to change this field. 
 
 /** Sets (or, with null values, clears) the caller's values; fields not editable by users need an administrator. */
 export async function doUpdateOwnProfileData(app: AppContext, realm: Realm, user: User, updates: ProfileDataUpdate[]): Promise<void> {
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const fields = new Map((await realmFields(tx, realm.id)).map((f) => [f.id, f]));
     for (const u of updates) {
       const f = fields.get(u.id);
@@ -32,8 +32,7 @@ export async function doUpdateOwnProfileData(app: AppContext, realm: Realm, user
     return values.map((v) =>
       to(users, { type: 'realm_user', op: 'update', person: { user_id: user.id, custom_profile_field: { id: v.fieldId, value: v.value, ...(v.rendered !== null ? { rendered_value: v.rendered } : {}) } } }),
     );
-  });
-  publishCommitted(app, realm.id, stamp, result);
+  }, (result) => result);
 }
 
 /** Clears the caller's values of the listed fields. */
@@ -44,14 +43,13 @@ export async function doRemoveOwnProfileData(app: AppContext, realm: Realm, user
 /** Puts the organization's fields in the given order: every field's ID, once. */
 export async function doReorderProfileFields(app: AppContext, realm: Realm, actor: User, order: number[]): Promise<void> {
   if (!isAdminRole(actor.role)) throw badRequest('Must be an organization administrator');
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const fields = await realmFields(tx, realm.id);
     const ids = new Set(fields.map((f) => f.id));
     if (order.length !== ids.size || new Set(order).size !== order.length || !order.every((id) => ids.has(id))) throw badRequest('Invalid order mapping.');
     for (let i = 0; i < order.length; i++) await tx.updateTable('custom_profile_fields').set({ field_order: i + 1 }).where('id', '=', order[i]).execute();
     return fieldsEvent(tx, realm.id);
-  });
-  publishCommitted(app, realm.id, stamp, [result]);
+  }, (result) => [result]);
 }
 
 export interface ProfileFieldChanges {
@@ -71,7 +69,7 @@ async function fieldsEvent(tx: Tx, realmId: number): Promise<Outgoing> {
 /** PATCH /realm/profile_fields/{id}: the field's label, hint, choices and flags (its type never changes). */
 export async function doUpdateProfileField(app: AppContext, realm: Realm, actor: User, fieldId: number, c: ProfileFieldChanges): Promise<void> {
   if (!isAdminRole(actor.role)) throw badRequest('Must be an organization administrator');
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const fields = await realmFields(tx, realm.id);
     const field = fields.find((f) => f.id === fieldId);
     if (!field) throw badRequest(`Field id ${fieldId} not found.`);
@@ -100,19 +98,17 @@ export async function doUpdateProfileField(app: AppContext, realm: Realm, actor:
     if (!Object.keys(set).length) throw badRequest('No new data supplied');
     await tx.updateTable('custom_profile_fields').set(set).where('id', '=', field.id).execute();
     return fieldsEvent(tx, realm.id);
-  });
-  publishCommitted(app, realm.id, stamp, [result]);
+  }, (result) => [result]);
 }
 
 /** DELETE /realm/profile_fields/{id}: the field and every user's value of it. */
 export async function doDeleteProfileField(app: AppContext, realm: Realm, actor: User, fieldId: number): Promise<void> {
   if (!isAdminRole(actor.role)) throw badRequest('Must be an organization administrator');
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const field = await tx.selectFrom('custom_profile_fields').select('id').where('realm_id', '=', realm.id).where('id', '=', fieldId).executeTakeFirst();
     if (!field) throw badRequest(`Field id ${fieldId} not found.`);
     await tx.deleteFrom('custom_profile_field_values').where('field_id', '=', field.id).execute();
     await tx.deleteFrom('custom_profile_fields').where('id', '=', field.id).execute();
     return fieldsEvent(tx, realm.id);
-  });
-  publishCommitted(app, realm.id, stamp, [result]);
+  }, (result) => [result]);
 }

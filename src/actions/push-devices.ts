@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { badRequest } from '../core/api-error.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { writeWithEvents, to } from '../events/publish.js';
 import { tokenDoesNotExist, type PushKind } from '../lib/push-devices.js';
 
 /** Registers the token for the user; registering it again only updates its app ID. */
@@ -24,19 +24,17 @@ export async function doRemovePushDevice(app: AppContext, user: User, kind: Push
 
 /** POST /register_client_device: a new device ID for the user; their other clients learn of it. */
 export async function doRegisterClientDevice(app: AppContext, realm: Realm, user: User): Promise<number> {
-  const { result: id, stamp } = await app.store.write(async (tx) => {
+  const { result: id } = await writeWithEvents(app, realm.id, async (tx) => {
     const row = await tx.insertInto('client_devices').values({ user_id: user.id, created_at: app.clock.now() }).returning('id').executeTakeFirstOrThrow();
     return row.id;
-  });
-  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'device', op: 'add', device_id: id })]);
+  }, (id) => [to([user.id], { type: 'device', op: 'add', device_id: id })]);
   return id;
 }
 
 /** POST /remove_client_device: only the user's own devices exist for them. */
 export async function doRemoveClientDevice(app: AppContext, realm: Realm, user: User, deviceId: number): Promise<void> {
-  const { stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const r = await tx.deleteFrom('client_devices').where('id', '=', deviceId).where('user_id', '=', user.id).executeTakeFirst();
     if (Number(r.numDeletedRows) === 0) throw badRequest('Invalid device ID');
-  });
-  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'device', op: 'remove', device_id: deviceId })]);
+  }, () => [to([user.id], { type: 'device', op: 'remove', device_id: deviceId })]);
 }

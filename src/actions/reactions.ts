@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { publishCommitted } from '../events/publish.js';
+import { writeWithEvents } from '../events/publish.js';
 import { ApiError } from '../core/api-error.js';
 import { accessMessage, HISTORICAL_FLAGS } from '../lib/messages/access.js';
 import type { EmojiRef, ReactionType } from '../lib/emoji/resolve.js';
@@ -25,7 +25,7 @@ async function audience(tx: Tx, messageId: number): Promise<number[]> {
 }
 
 export async function doAddReaction(app: AppContext, realm: Realm, user: User, messageId: number, emoji: EmojiRef): Promise<void> {
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const { flags } = await accessMessage(tx, user, messageId);
     const existing = await tx
       .selectFrom('reactions')
@@ -41,12 +41,11 @@ export async function doAddReaction(app: AppContext, realm: Realm, user: User, m
     const row = { message_id: messageId, user_id: user.id, emoji_name: emoji.emojiName, emoji_code: emoji.emojiCode, reaction_type: emoji.reactionType };
     await tx.insertInto('reactions').values(row).execute();
     return { users: await audience(tx, messageId), event: reactionEvent('add', user, messageId, row) };
-  });
-  publishCommitted(app, realm.id, stamp, [result]);
+  }, (result) => [result]);
 }
 
 export async function doRemoveReaction(app: AppContext, realm: Realm, user: User, messageId: number, emojiCode: string, reactionType: ReactionType): Promise<void> {
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     await accessMessage(tx, user, messageId);
     const row = await tx
       .selectFrom('reactions')
@@ -59,6 +58,5 @@ export async function doRemoveReaction(app: AppContext, realm: Realm, user: User
     if (!row) throw new ApiError("Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST', 400);
     await tx.deleteFrom('reactions').where('id', '=', row.id).execute();
     return { users: await audience(tx, messageId), event: reactionEvent('remove', user, messageId, row) };
-  });
-  publishCommitted(app, realm.id, stamp, [result]);
+  }, (result) => [result]);
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { ApiError, badRequest } from '../core/api-error.js';
-import { publishCommitted } from '../events/publish.js';
+import { writeWithEvents } from '../events/publish.js';
 import { activeUserIds } from '../lib/users.js';
 import { hasRealmPermission } from '../lib/groups.js';
 import { Role } from '../models/roles.js';
@@ -18,7 +18,7 @@ export async function doAddRealmEmoji(app: AppContext, realm: Realm, user: User,
   const key = emojiFileKey(realm.id, fileName);
   await app.files.put(key, data, CONTENT_TYPES[ext]);
   try {
-    const { result, stamp } = await app.store.write(async (tx) => {
+    await writeWithEvents(app, realm.id, async (tx) => {
       if (!(await hasRealmPermission(tx, user, realm, 'can_add_custom_emoji_group'))) throw badRequest('Insufficient permission');
       const taken = await tx.selectFrom('realm_emoji').select('id').where('realm_id', '=', realm.id).where('name', '=', name).where('deactivated', '=', 0).executeTakeFirst();
       if (taken) throw badRequest('A custom emoji with this name already exists.');
@@ -28,8 +28,7 @@ export async function doAddRealmEmoji(app: AppContext, realm: Realm, user: User,
         .returningAll()
         .executeTakeFirstOrThrow();
       return { row, users: await activeUserIds(tx, realm.id), all: await realmEmojiDict(tx, realm.id) };
-    });
-    publishCommitted(app, realm.id, stamp, [
+    }, (result) => [
       {
         users: result.users,
         event: { type: 'realm_emoji', op: 'add', emoji: presentRealmEmoji(result.row) },
@@ -44,15 +43,14 @@ export async function doAddRealmEmoji(app: AppContext, realm: Realm, user: User,
 
 /** Deactivation keeps the row and file: old messages and reactions still show the image. */
 export async function doDeactivateRealmEmoji(app: AppContext, realm: Realm, user: User, name: string): Promise<void> {
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const row = await tx.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realm.id).where('name', '=', name).where('deactivated', '=', 0).executeTakeFirst();
     if (!row) throw new ApiError(`Emoji '${name}' does not exist`, 'BAD_REQUEST', 404);
     // Authors may remove their own emoji; administrators any.
     if (row.author_id !== user.id && user.role > Role.ADMINISTRATOR) throw badRequest('Must be an organization administrator or emoji author');
     await tx.updateTable('realm_emoji').set({ deactivated: 1 }).where('id', '=', row.id).execute();
     return { id: row.id, users: await activeUserIds(tx, realm.id), all: await realmEmojiDict(tx, realm.id) };
-  });
-  publishCommitted(app, realm.id, stamp, [
+  }, (result) => [
     {
       users: result.users,
       event: { type: 'realm_emoji', op: 'update_one', emoji_id: String(result.id), data: { deactivated: true } },

@@ -6,7 +6,7 @@ import { badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
 import { activeUserIds } from '../lib/users.js';
 import { checkPlayground, realmPlaygroundList } from '../lib/realm-playgrounds.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 
 function requireAdmin(user: User): void {
   if (user.role > Role.ADMINISTRATOR) throw badRequest('Must be an organization administrator');
@@ -19,22 +19,20 @@ async function listEvent(tx: Tx, realmId: number): Promise<Outgoing> {
 export async function doAddRealmPlayground(app: AppContext, realm: Realm, actor: User, input: { name: string; pygmentsLanguage: string; urlTemplate: string }): Promise<number> {
   requireAdmin(actor);
   const p = checkPlayground(input);
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const same = await tx.selectFrom('realm_playgrounds').select('id').where('realm_id', '=', realm.id).where('pygments_language', '=', p.pygmentsLanguage).where('name', '=', p.name).executeTakeFirst();
     if (same) throw badRequest('Realm playground with this Realm, Pygments language and Name already exists.');
     const row = await tx.insertInto('realm_playgrounds').values({ realm_id: realm.id, name: p.name, pygments_language: p.pygmentsLanguage, url_template: p.urlTemplate }).returning('id').executeTakeFirstOrThrow();
     return { id: row.id, event: await listEvent(tx, realm.id) };
-  });
-  publishCommitted(app, realm.id, stamp, [result.event]);
+  }, (result) => [result.event]);
   return result.id;
 }
 
 export async function doRemoveRealmPlayground(app: AppContext, realm: Realm, actor: User, id: number): Promise<void> {
   requireAdmin(actor);
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const removed = await tx.deleteFrom('realm_playgrounds').where('realm_id', '=', realm.id).where('id', '=', id).returning('id').execute();
     if (!removed.length) throw badRequest('Invalid playground');
     return listEvent(tx, realm.id);
-  });
-  publishCommitted(app, realm.id, stamp, [result]);
+  }, (result) => [result]);
 }

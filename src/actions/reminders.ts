@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { ApiError, badRequest } from '../core/api-error.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { writeWithEvents, to } from '../events/publish.js';
 import { accessMessage } from '../lib/messages/access.js';
 import { idsFromKey } from '../lib/messages/recipients.js';
 import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
@@ -32,24 +32,22 @@ export async function doCreateReminder(app: AppContext, realm: Realm, user: User
   }
   const content = reminderContent(message, stream, dmIds.length ? dmIds : [user.id], input.note);
   const rendered = renderMessage(content, await loadRenderContext(app.store.db, realm.id, content, await renderOptionsFor(app, realm, user)));
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const row = await tx
       .insertInto('reminders')
       .values({ realm_id: realm.id, user_id: user.id, message_id: message.id, note: input.note, content, rendered_content: rendered.html, scheduled_at: input.scheduledAt, created_at: now, claimed_until: null })
       .returningAll()
       .executeTakeFirstOrThrow();
     return row;
-  });
-  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'reminders', op: 'add', reminders: [presentReminder(result)] })]);
+  }, (result) => [to([user.id], { type: 'reminders', op: 'add', reminders: [presentReminder(result)] })]);
   return result.id;
 }
 
 export async function doDeleteReminder(app: AppContext, realm: Realm, user: User, reminderId: number): Promise<void> {
-  const { stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const r = await tx.deleteFrom('reminders').where('id', '=', reminderId).where('user_id', '=', user.id).executeTakeFirst();
     if (Number(r.numDeletedRows) !== 1) throw new ApiError('Reminder does not exist', 'BAD_REQUEST', 404);
-  });
-  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'reminders', op: 'remove', reminder_id: reminderId })]);
+  }, () => [to([user.id], { type: 'reminders', op: 'remove', reminder_id: reminderId })]);
 }
 
 class AlreadyDelivered extends Error {}

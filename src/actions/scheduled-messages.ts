@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, ScheduledMessage, User } from '../store/schema.js';
 import { ApiError, badRequest } from '../core/api-error.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { writeWithEvents, to } from '../events/publish.js';
 import { loadRenderContext, renderMessage } from '../lib/markdown/index.js';
 import { renderOptionsFor } from '../lib/markdown/render-options.js';
 import { normalizeContent } from '../lib/messages/content.js';
@@ -27,7 +27,7 @@ export async function doCreateScheduledMessage(app: AppContext, realm: Realm, us
   const content = normalizeContent(input.content);
   if (input.scheduledAt <= app.clock.now()) throw pastTime();
   const rendered = await render(app, realm, user, content);
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const target = await checkScheduledTarget(tx, realm, user, input);
     return tx
       .insertInto('scheduled_messages')
@@ -47,8 +47,7 @@ export async function doCreateScheduledMessage(app: AppContext, realm: Realm, us
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-  });
-  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'scheduled_messages', op: 'add', scheduled_messages: [presentScheduledMessage(result)] })]);
+  }, (result) => [to([user.id], { type: 'scheduled_messages', op: 'add', scheduled_messages: [presentScheduledMessage(result)] })]);
   return result.id;
 }
 
@@ -63,7 +62,7 @@ export interface ScheduledMessageEdit {
 export async function doEditScheduledMessage(app: AppContext, realm: Realm, user: User, id: number, edit: ScheduledMessageEdit): Promise<void> {
   const content = edit.content === undefined ? undefined : normalizeContent(edit.content);
   const rendered = content === undefined ? undefined : await render(app, realm, user, content);
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const row = await ownScheduledMessage(tx, user, id);
     if (edit.kind !== undefined) {
       if (edit.to === undefined) throw badRequest('Recipient required when updating type of scheduled message.');
@@ -98,16 +97,14 @@ export async function doEditScheduledMessage(app: AppContext, realm: Realm, user
     // Delivered (and so deleted) by a worker since the ownership check: gone, as for any missing one.
     if (!updated) throw scheduledMessageMissing();
     return updated;
-  });
-  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'scheduled_messages', op: 'update', scheduled_message: presentScheduledMessage(result) })]);
+  }, (result) => [to([user.id], { type: 'scheduled_messages', op: 'update', scheduled_message: presentScheduledMessage(result) })]);
 }
 
 export async function doDeleteScheduledMessage(app: AppContext, realm: Realm, user: User, id: number): Promise<void> {
-  const { stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     await ownScheduledMessage(tx, user, id);
     await tx.deleteFrom('scheduled_messages').where('id', '=', id).execute();
-  });
-  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'scheduled_messages', op: 'remove', scheduled_message_id: id })]);
+  }, () => [to([user.id], { type: 'scheduled_messages', op: 'remove', scheduled_message_id: id })]);
 }
 
 class AlreadyDelivered extends Error {}
@@ -149,11 +146,13 @@ async function deliverOne(app: AppContext, id: number): Promise<boolean> {
 
 /** Retrying cannot help (the channel or a recipient changed, the sender left): keep it, failed, and tell the sender. */
 async function markFailed(app: AppContext, realm: Realm, user: User, row: ScheduledMessage, reason: string): Promise<void> {
-  const { result, stamp } = await app.store.write((tx) =>
-    tx.updateTable('scheduled_messages').set({ failed: 1, failure_message: reason, claimed_until: null }).where('id', '=', row.id).where('scheduled_at', '=', row.scheduled_at).returningAll().executeTakeFirst(),
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    (tx) => tx.updateTable('scheduled_messages').set({ failed: 1, failure_message: reason, claimed_until: null }).where('id', '=', row.id).where('scheduled_at', '=', row.scheduled_at).returningAll().executeTakeFirst(),
+    (updated) => (updated ? [to([user.id], { type: 'scheduled_messages', op: 'update', scheduled_message: presentScheduledMessage(updated) })] : []),
   );
   if (!result) return;
-  publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'scheduled_messages', op: 'update', scheduled_message: presentScheduledMessage(result) })]);
   if (!user.is_active || realm.deactivated) return;
   const when = new Date(row.scheduled_at * 1000).toISOString().replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC');
   const bot = await notificationBot(app, realm);

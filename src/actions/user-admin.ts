@@ -17,7 +17,7 @@ import { isoDate, presentUser } from '../presenters/user.js';
 import { dropInaccessibleRecipients } from '../lib/user-access.js';
 import { defaultStreamIds } from '../lib/streams/administer.js';
 import { checkEmail, checkFullName } from './users.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 
 export interface UserChanges {
   fullName?: string;
@@ -52,7 +52,7 @@ const viewersOf = (tx: Tx, realmId: number) => tx.selectFrom('users').selectAll(
  */
 export async function doUpdateUser(app: AppContext, realm: Realm, actor: User, find: (tx: Tx) => Promise<User | undefined>, changes: UserChanges): Promise<void> {
   if (!isAdminRole(actor.role)) throw mustBeAdmin();
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const target = await find(tx);
     if (!target) throw badRequest('No such user');
     const set: Partial<User> = {};
@@ -97,8 +97,7 @@ export async function doUpdateUser(app: AppContext, realm: Realm, actor: User, f
     // Restricted users (can_access_all_users_group) hear nothing about a user they may not access.
     await dropInaccessibleRecipients(tx, realm, events);
     return { changed: Object.keys(set).length > 0, userId: target.id, events };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  }, (result) => result.events);
   if (result.changed) app.caches.userChanged(result.userId);
 }
 
@@ -214,7 +213,7 @@ function profileFieldEvents(userId: number, values: CheckedValue[], users: numbe
 export async function doRecordLogin(app: AppContext, realm: Realm, user: User): Promise<User> {
   if (!user.first_login_pending && !user.is_imported_stub) return user;
   const now = app.clock.now();
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const row = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     if (!row.first_login_pending && !row.is_imported_stub) return { user: row, events: [] as Outgoing[] };
     await tx.updateTable('users').set({ first_login_pending: 0, is_imported_stub: 0, date_joined: now }).where('id', '=', user.id).execute();
@@ -223,8 +222,7 @@ export async function doRecordLogin(app: AppContext, realm: Realm, user: User): 
     const events: Outgoing[] = [to(viewers, { type: 'realm_user', op: 'update', person: { user_id: user.id, date_joined: isoDate(now) } })];
     if (row.is_imported_stub) events.unshift(to(viewers, { type: 'realm_user', op: 'update', person: { user_id: user.id, is_imported_stub: false } }));
     return { user: after, events };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  }, (result) => result.events);
   app.caches.userChanged(user.id);
   return result.user;
 }

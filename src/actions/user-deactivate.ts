@@ -13,7 +13,7 @@ import { unindexMessages } from '../lib/messages/search.js';
 import { emptyTopicDisplayName } from '../lib/realm-settings.js';
 import { presentBot } from '../presenters/bot.js';
 import { avatarPerson } from '../presenters/avatar.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 import { refreshFirstMessageIds } from './messages-common.js';
 import { isOnlyOwner, mustBeAdmin, mustBeOwner } from './user-admin.js';
 import { setUserActive } from './user-active.js';
@@ -34,7 +34,7 @@ const DELETE_BATCH = 500;
 
 export async function doDeactivateUser(app: AppContext, realm: Realm, actor: User, userId: number, actions: DeactivationActions, comment: string | null): Promise<void> {
   if (!isAdminRole(actor.role)) throw mustBeAdmin();
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const target = await accessUserById(tx, realm.id, userId, { allowBots: false });
     if (target.role === Role.OWNER && actor.role !== Role.OWNER) throw mustBeOwner();
     if (await isOnlyOwner(tx, target)) throw badRequest('Cannot deactivate the only organization owner');
@@ -43,8 +43,7 @@ export async function doDeactivateUser(app: AppContext, realm: Realm, actor: Use
     // Bots first, then their owner (the spec's order), each in the same transaction.
     for (const u of [...bots, target]) events.push(...(await deactivateOne(tx, app.store.dialect, realm, u, actions)));
     return { target, ids: [...bots.map((b) => b.id), target.id], events };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  }, (result) => result.events);
   for (const id of result.ids) {
     app.caches.userChanged(id);
     // Every node drops the deactivated accounts' event queues at once.
@@ -152,7 +151,7 @@ async function deleteSentMessages(tx: Transaction<DB>, dialect: Dialect, realm: 
 
 export async function doReactivateUser(app: AppContext, realm: Realm, actor: User, userId: number): Promise<void> {
   if (!isAdminRole(actor.role)) throw mustBeAdmin();
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     const target = await accessUserById(tx, realm.id, userId, { allowDeactivated: true });
     if (target.is_active) throw badRequest('User is already active');
     if (target.is_bot && target.bot_owner_id !== null) {
@@ -172,8 +171,7 @@ export async function doReactivateUser(app: AppContext, realm: Realm, actor: Use
     }
     if (target.is_bot) events.push(to(await botAudience(tx, realm, target), { type: 'realm_bot', op: 'add', bot: presentBot(target) }));
     return { id: target.id, events };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  }, (result) => result.events);
   app.caches.userChanged(result.id);
 }
 

@@ -26,7 +26,7 @@ import {
   sameSettingValue,
   type GroupPermission,
 } from '../lib/groups.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 
 export interface NewGroupInput {
   name: string;
@@ -45,7 +45,7 @@ export async function lockRow(tx: Tx, dialect: Dialect, table: 'realms' | 'user_
 export async function doCreateUserGroup(app: AppContext, realm: Realm, actor: User, input: NewGroupInput): Promise<number> {
   requireNonGuest(actor);
   const now = app.clock.now();
-  const { result, stamp } = await app.store.write(async (tx) => {
+  const { result } = await writeWithEvents(app, realm.id, async (tx) => {
     if (!(await hasRealmPermission(tx, actor, realm, 'can_create_groups'))) throw insufficient();
     await lockRow(tx, app.store.dialect, 'realms', realm.id);
     const name = await checkGroupName(tx, realm.id, input.name, null);
@@ -72,8 +72,7 @@ export async function doCreateUserGroup(app: AppContext, realm: Realm, actor: Us
     if (subgroups.length) await tx.insertInto('user_group_subgroups').values(subgroups.map((subgroup_id) => ({ group_id: g.id, subgroup_id }))).execute();
     const [group] = await presentUserGroups(tx, realm.id, { includeDeactivated: true, ids: [g.id] });
     return { id: g.id, events: [to(await activeUserIds(tx, realm.id), { type: 'user_group', op: 'add', group })] };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  }, (result) => result.events);
   return result.id;
 }
 
@@ -94,7 +93,7 @@ export interface GroupUpdateInput {
 export async function doUpdateUserGroup(app: AppContext, realm: Realm, actor: User, groupId: number, input: GroupUpdateInput): Promise<void> {
   requireNonGuest(actor);
   const now = app.clock.now();
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     await lockRow(tx, app.store.dialect, 'realms', realm.id);
     const g = await accessGroupForUpdate(tx, realm.id, groupId);
     if (!(await canManageGroup(tx, actor, realm, g))) throw insufficient();
@@ -137,8 +136,7 @@ export async function doUpdateUserGroup(app: AppContext, realm: Realm, actor: Us
     // Clients without include_deactivated_groups dropped the group when it was deactivated: it comes back whole.
     const [group] = await presentUserGroups(tx, realm.id, { includeDeactivated: true, ids: [g.id] });
     return { events: [{ users, event: update, withoutCapability: { capability: 'include_deactivated_groups', events: [{ type: 'user_group', op: 'add', group }] } }] };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  }, (result) => result.events);
 }
 
 /** Anonymous groups that backed a replaced setting value belong to nothing else. */
@@ -153,7 +151,7 @@ async function dropAnonymousGroups(tx: Tx, ids: number[]): Promise<void> {
 /** POST /user_groups/{id}/deactivate: refused while anything still uses the group. */
 export async function doDeactivateUserGroup(app: AppContext, realm: Realm, actor: User, groupId: number): Promise<void> {
   requireNonGuest(actor);
-  const { result, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     await lockRow(tx, app.store.dialect, 'realms', realm.id);
     const g = await accessGroupForUpdate(tx, realm.id, groupId);
     if (!(await canManageGroup(tx, actor, realm, g))) throw insufficient();
@@ -164,6 +162,5 @@ export async function doDeactivateUserGroup(app: AppContext, realm: Realm, actor
     const users = await activeUserIds(tx, realm.id);
     const update = { type: 'user_group', op: 'update', group_id: g.id, data: { deactivated: true } };
     return [{ users, event: update, withoutCapability: { capability: 'include_deactivated_groups', events: [{ type: 'user_group', op: 'remove', group_id: g.id }] } }];
-  });
-  publishCommitted(app, realm.id, stamp, result);
+  }, (result) => result);
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { badRequest } from '../core/api-error.js';
 import { videoProvider, type VideoProvider } from '../lib/video/providers.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { writeWithEvents, to } from '../events/publish.js';
 
 export const notConfigured = () => badRequest('Video calls are not configured on this server.');
 
@@ -17,24 +17,22 @@ function requireProvider(app: AppContext): VideoProvider {
 export async function doAuthorizeVideoCalls(app: AppContext, realm: Realm, user: User): Promise<void> {
   const provider = requireProvider(app);
   const token = await provider.authorize(user.id);
-  const { result: changed, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const old = await tx.selectFrom('video_call_tokens').select('provider').where('user_id', '=', user.id).executeTakeFirst();
     await tx.deleteFrom('video_call_tokens').where('user_id', '=', user.id).execute();
     await tx.insertInto('video_call_tokens').values({ user_id: user.id, provider: provider.name, token, created_at: app.clock.now() }).execute();
     return old?.provider !== provider.name;
-  });
-  if (changed) publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'has_videoprovider_token', value: true })]);
+  }, (changed) => (changed ? [to([user.id], { type: 'has_videoprovider_token', value: true })] : []));
 }
 
 /** Forgets the user's authorization (also without a configured provider, so stale tokens can be dropped). */
 export async function doRevokeVideoCalls(app: AppContext, realm: Realm, user: User): Promise<void> {
   const name = videoProvider(app.config)?.name;
-  const { result: had, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const old = await tx.selectFrom('video_call_tokens').select('provider').where('user_id', '=', user.id).executeTakeFirst();
     await tx.deleteFrom('video_call_tokens').where('user_id', '=', user.id).execute();
     return old !== undefined && old.provider === name;
-  });
-  if (had) publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'has_videoprovider_token', value: false })]);
+  }, (had) => (had ? [to([user.id], { type: 'has_videoprovider_token', value: false })] : []));
 }
 
 /** POST /calls/videoprovider/create: a fresh meeting URL, for a user who completed the authorization. */

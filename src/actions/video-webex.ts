@@ -2,7 +2,7 @@
 // expired, forgotten when Webex refuses it) and the has_webex_token events that tell their clients.
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { writeWithEvents, to } from '../events/publish.js';
 import { WebexTokenRejected, createWebexMeeting, exchangeCode, invalidToken, notConfigured, refreshToken, type WebexApp, type WebexToken } from '../lib/video/webex.js';
 import type { Config } from '../config.js';
 
@@ -21,19 +21,22 @@ export function requireWebex(app: AppContext): WebexApp {
 /** Stores (or replaces) the user's token; the event goes out only when they had none. */
 async function saveToken(app: AppContext, realm: Realm, user: User, token: WebexToken): Promise<void> {
   const row = { access_token: token.accessToken, refresh_token: token.refreshToken, expires_at: token.expiresAt };
-  const { result: added, stamp } = await app.store.write(async (tx) => {
+  await writeWithEvents(app, realm.id, async (tx) => {
     const had = await tx.selectFrom('webex_tokens').select('user_id').where('user_id', '=', user.id).executeTakeFirst();
     if (had) await tx.updateTable('webex_tokens').set(row).where('user_id', '=', user.id).execute();
     else await tx.insertInto('webex_tokens').values({ user_id: user.id, ...row, created_at: app.clock.now() }).execute();
     return !had;
-  });
-  if (added) publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'has_webex_token', value: true })]);
+  }, (added) => (added ? [to([user.id], { type: 'has_webex_token', value: true })] : []));
 }
 
 /** Forgets a token Webex no longer accepts, as the original does, so the client starts the authorization again. */
 async function forgetToken(app: AppContext, realm: Realm, user: User): Promise<void> {
-  const { result: n, stamp } = await app.store.write(async (tx) => Number((await tx.deleteFrom('webex_tokens').where('user_id', '=', user.id).executeTakeFirst()).numDeletedRows));
-  if (n) publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'has_webex_token', value: false })]);
+  await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => Number((await tx.deleteFrom('webex_tokens').where('user_id', '=', user.id).executeTakeFirst()).numDeletedRows),
+    (n) => (n ? [to([user.id], { type: 'has_webex_token', value: false })] : []),
+  );
 }
 
 /** GET /calls/webex/complete: the code Webex sent back becomes the user's stored token. */
