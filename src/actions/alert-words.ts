@@ -4,7 +4,7 @@ import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { badRequest } from '../core/api-error.js';
 import { alertWordsChanged, MAX_ALERT_WORDS, userAlertWords } from '../lib/personal/alert-words.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { logInTransaction, publishLogged, to } from '../events/publish.js';
 
 /** Adds words the user does not have yet (case-insensitively); returns the user's words. */
 export async function doAddAlertWords(app: AppContext, realm: Realm, user: User, words: string[]): Promise<string[]> {
@@ -38,11 +38,14 @@ async function change(app: AppContext, realm: Realm, user: User, fn: (tx: Tx, cu
   const { result, stamp } = await app.store.write(async (tx) => {
     const current = await userAlertWords(tx, user.id);
     const changed = await fn(tx, current);
-    return { changed, words: changed ? await userAlertWords(tx, user.id) : current };
+    const words = changed ? await userAlertWords(tx, user.id) : current;
+    // Logged in this transaction, delivered below once the realm's cached words are dropped.
+    const row = changed ? await logInTransaction(app, tx, realm.id, [to([user.id], { type: 'alert_words', alert_words: words })]) : null;
+    return { changed, words, row };
   });
   if (result.changed) {
     alertWordsChanged(app, realm.id);
-    publishCommitted(app, realm.id, stamp, [to([user.id], { type: 'alert_words', alert_words: result.words })]);
+    publishLogged(app, result.row, stamp);
   }
   return result.words;
 }

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Attachment, Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { publishCommitted, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, type Outgoing } from '../events/publish.js';
 import { invalidAttachment, presentAttachments, uploadSpaceUsed } from '../lib/attachments.js';
 import { uploadFileKey } from '../lib/storage/keys.js';
 
@@ -21,14 +21,18 @@ export async function attachmentEvents(tx: Tx, op: 'add' | 'update', atts: Attac
 
 /** Deletes the caller's own file: its row, its message links, then its bytes once committed. */
 export async function doDeleteAttachment(app: AppContext, realm: Realm, user: User, attachmentId: number): Promise<void> {
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const att = await tx.selectFrom('attachments').selectAll().where('id', '=', attachmentId).where('owner_id', '=', user.id).where('realm_id', '=', realm.id).executeTakeFirst();
-    if (!att) throw invalidAttachment();
-    await tx.deleteFrom('attachment_messages').where('attachment_id', '=', att.id).execute();
-    await tx.deleteFrom('attachments').where('id', '=', att.id).execute();
-    return { att, used: await uploadSpaceUsed(tx, realm.id) };
-  });
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const att = await tx.selectFrom('attachments').selectAll().where('id', '=', attachmentId).where('owner_id', '=', user.id).where('realm_id', '=', realm.id).executeTakeFirst();
+      if (!att) throw invalidAttachment();
+      await tx.deleteFrom('attachment_messages').where('attachment_id', '=', att.id).execute();
+      await tx.deleteFrom('attachments').where('id', '=', att.id).execute();
+      return { att, used: await uploadSpaceUsed(tx, realm.id) };
+    },
+    (r): Outgoing[] => [{ users: [user.id], event: { type: 'attachment', op: 'remove', attachment: { id: attachmentId }, upload_space_used: r.used } }],
+  );
   // After the commit: a failed write keeps both row and file; a failed delete leaves only unreachable bytes.
   await app.files.delete(uploadFileKey(result.att.path_id)).catch(() => undefined);
-  publishCommitted(app, realm.id, stamp, [{ users: [user.id], event: { type: 'attachment', op: 'remove', attachment: { id: attachmentId }, upload_space_used: result.used } }]);
 }

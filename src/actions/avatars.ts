@@ -8,7 +8,7 @@ import { defaultAvatarSource, resizeAvatar, type AvatarKind } from '../lib/avata
 import { avatarFileKey } from '../lib/storage/keys.js';
 import { dropInaccessibleRecipients } from '../lib/user-access.js';
 import { avatarPerson } from '../presenters/avatar.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 
 const KINDS: AvatarKind[] = ['standard', 'medium'];
 
@@ -32,24 +32,28 @@ export async function doDeleteAvatar(app: AppContext, realm: Realm, user: User):
 }
 
 async function setAvatar(app: AppContext, realm: Realm, user: User, source: string, images: Record<AvatarKind, Buffer> | null): Promise<User> {
-  const { result, stamp } = await app.store.write(async (tx) => {
-    // The row is read under the write (FOR UPDATE on PostgreSQL): concurrent changes get distinct versions.
-    let q = tx.selectFrom('users').selectAll().where('id', '=', user.id);
-    if (app.store.dialect === 'postgres') q = q.forUpdate();
-    const before = await q.executeTakeFirstOrThrow();
-    const version = before.avatar_version + 1;
-    // Files are keyed by version, so writing them before the commit never replaces what is served now;
-    // a rolled-back change leaves (local store) unreferenced files that the next upload of that version
-    // overwrites, or (database store) nothing, the rows rolling back with it.
-    if (images) for (const k of KINDS) await app.files.put(avatarFileKey(realm.id, user.id, version, k), images[k], 'image/png', tx);
-    await tx.updateTable('users').set({ avatar_source: source, avatar_version: version }).where('id', '=', user.id).execute();
-    const after: User = { ...before, avatar_source: source, avatar_version: version };
-    const viewers = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).execute();
-    const events: Outgoing[] = [to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: avatarPerson(after) })];
-    await dropInaccessibleRecipients(tx, realm, events);
-    return { before, after, events };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      // The row is read under the write (FOR UPDATE on PostgreSQL): concurrent changes get distinct versions.
+      let q = tx.selectFrom('users').selectAll().where('id', '=', user.id);
+      if (app.store.dialect === 'postgres') q = q.forUpdate();
+      const before = await q.executeTakeFirstOrThrow();
+      const version = before.avatar_version + 1;
+      // Files are keyed by version, so writing them before the commit never replaces what is served now;
+      // a rolled-back change leaves (local store) unreferenced files that the next upload of that version
+      // overwrites, or (database store) nothing, the rows rolling back with it.
+      if (images) for (const k of KINDS) await app.files.put(avatarFileKey(realm.id, user.id, version, k), images[k], 'image/png', tx);
+      await tx.updateTable('users').set({ avatar_source: source, avatar_version: version }).where('id', '=', user.id).execute();
+      const after: User = { ...before, avatar_source: source, avatar_version: version };
+      const viewers = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).execute();
+      const events: Outgoing[] = [to(viewers.map((v) => v.id), { type: 'realm_user', op: 'update', person: avatarPerson(after) })];
+      await dropInaccessibleRecipients(tx, realm, events);
+      return { before, after, events };
+    },
+    (r) => r.events,
+  );
   app.caches.userChanged(user.id);
   const { before } = result;
   if (before.avatar_source === 'U') for (const k of KINDS) await app.files.delete(avatarFileKey(realm.id, user.id, before.avatar_version, k));

@@ -4,7 +4,7 @@ import type { Realm, User } from '../store/schema.js';
 import { badRequest } from '../core/api-error.js';
 import { BOT_TYPES, BotType, Role } from '../models/roles.js';
 import { hasRealmPermission } from '../lib/groups.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { writeWithEvents, to } from '../events/publish.js';
 import { checkFullName, insertUser } from './users.js';
 import { presentBot } from '../presenters/bot.js';
 import { realmHostName } from '../lib/users.js';
@@ -32,42 +32,46 @@ export async function doCreateBot(app: AppContext, realm: Realm, owner: User, in
   const fullName = checkFullName(input.fullName);
   const email = `${shortName}-bot@${realmHost(app, realm)}`.toLowerCase();
   const now = app.clock.now();
-  const { result, stamp } = await app.store.write(async (tx) => {
-    // Incoming-webhook bots need only the narrower write-only permission.
-    const allowed =
-      (await hasRealmPermission(tx, owner, realm, 'can_create_bots_group')) ||
-      (input.botType === BotType.INCOMING_WEBHOOK && (await hasRealmPermission(tx, owner, realm, 'can_create_write_only_bots_group')));
-    if (!allowed) throw badRequest('Insufficient permission');
-    const taken = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('email_key', '=', email).executeTakeFirst();
-    if (taken) throw badRequest('Username already in use');
-    const sameName = await tx
-      .selectFrom('users')
-      .select('id')
-      .where('realm_id', '=', realm.id)
-      .where('is_bot', '=', 1)
-      .where('is_active', '=', 1)
-      .where('full_name', '=', fullName)
-      .executeTakeFirst();
-    if (sameName) throw badRequest('Name is already in use!');
-    const { user, events } = await insertUser(
-      tx,
-      app.store.dialect,
-      realm,
-      { email, fullName, passwordHash: null, role: Role.MEMBER, isBot: true, botType: input.botType, botOwnerId: owner.id, trustedEmail: true },
-      now,
-    );
-    const admins = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).where('role', '<=', Role.ADMINISTRATOR).execute();
-    let services: ReturnType<typeof serviceDict>[] = [];
-    if (input.service) {
-      // The token the payloads carry, for the bot's server to check that a call comes from here.
-      const row = { bot_id: user.id, base_url: input.service.payloadUrl, interface: input.service.interfaceType, token: newApiKey() };
-      await tx.insertInto('bot_services').values(row).execute();
-      services = [serviceDict(row)];
-    }
-    events.push(to([owner.id, ...admins.map((a) => a.id)], { type: 'realm_bot', op: 'add', bot: presentBot(user, { ...NO_BOT_CONFIG, services }) }));
-    return { user, events };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      // Incoming-webhook bots need only the narrower write-only permission.
+      const allowed =
+        (await hasRealmPermission(tx, owner, realm, 'can_create_bots_group')) ||
+        (input.botType === BotType.INCOMING_WEBHOOK && (await hasRealmPermission(tx, owner, realm, 'can_create_write_only_bots_group')));
+      if (!allowed) throw badRequest('Insufficient permission');
+      const taken = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('email_key', '=', email).executeTakeFirst();
+      if (taken) throw badRequest('Username already in use');
+      const sameName = await tx
+        .selectFrom('users')
+        .select('id')
+        .where('realm_id', '=', realm.id)
+        .where('is_bot', '=', 1)
+        .where('is_active', '=', 1)
+        .where('full_name', '=', fullName)
+        .executeTakeFirst();
+      if (sameName) throw badRequest('Name is already in use!');
+      const { user, events } = await insertUser(
+        tx,
+        app.store.dialect,
+        realm,
+        { email, fullName, passwordHash: null, role: Role.MEMBER, isBot: true, botType: input.botType, botOwnerId: owner.id, trustedEmail: true },
+        now,
+      );
+      const admins = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).where('role', '<=', Role.ADMINISTRATOR).execute();
+      let services: ReturnType<typeof serviceDict>[] = [];
+      if (input.service) {
+        // The token the payloads carry, for the bot's server to check that a call comes from here.
+        const row = { bot_id: user.id, base_url: input.service.payloadUrl, interface: input.service.interfaceType, token: newApiKey() };
+        await tx.insertInto('bot_services').values(row).execute();
+        services = [serviceDict(row)];
+      }
+      events.push(to([owner.id, ...admins.map((a) => a.id)], { type: 'realm_bot', op: 'add', bot: presentBot(user, { ...NO_BOT_CONFIG, services }) }));
+      return { user, events };
+    },
+    (r) => r.events,
+  );
   if (input.service) botServicesChanged(app, realm.id);
   return result.user;
 }

@@ -10,7 +10,7 @@ import { streamDicts } from '../lib/streams/dicts.js';
 import { subscribersByStream } from '../lib/streams/subscribers.js';
 import { notificationDefaults, presentSubscription } from '../presenters/subscription.js';
 import { effectiveUserSettings } from '../models/user-settings.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { logInTransaction, publishLogged, to, type Outgoing } from '../events/publish.js';
 import { activeUserIds } from '../lib/users.js';
 import { REALM_SETTING_PROPS } from '../models/realm-setting-props.js';
 import type { EventBody } from '../events/types.js';
@@ -28,7 +28,7 @@ function recentlyActive(users: number[], stream: Stream, value: boolean): Outgoi
 }
 
 export async function doArchiveChannel(app: AppContext, realm: Realm, actor: User, streamId: number): Promise<void> {
-  const { result: events, stamp } = await app.store.write(async (tx) => {
+  const { result, stamp } = await app.store.write(async (tx) => {
     const { stream } = await accessChannelForAdmin(tx, actor, streamId);
     if (stream.is_archived) throw badRequest('Channel is already archived.');
     await tx.updateTable('streams').set({ is_archived: 1 }).where('id', '=', stream.id).execute();
@@ -44,11 +44,12 @@ export async function doArchiveChannel(app: AppContext, realm: Realm, actor: Use
     // An archived channel is no one's default channel.
     if (await setDefaultStream(tx, realm.id, stream.id, false)) events.push(await defaultStreamsEvent(tx, realm.id));
     events.push(...(await dropChannelSettings(tx, realm.id, stream.id)));
-    return events;
+    // Logged in this transaction, delivered below once the organization row is dropped from the caches.
+    return { realmChanged: events.some((o) => o.event.type === 'realm'), row: await logInTransaction(app, tx, realm.id, events) };
   });
   // Every node re-reads the organization row when a channel setting was reset.
-  if (events.some((o) => o.event.type === 'realm')) app.caches.realmChanged(realm.id);
-  publishCommitted(app, realm.id, stamp, events);
+  if (result.realmChanged) app.caches.realmChanged(realm.id);
+  publishLogged(app, result.row, stamp);
 }
 
 /** The organization settings that name a channel (moderation requests, the announcement channels). */

@@ -6,7 +6,7 @@ import { ApiError, badRequest } from '../core/api-error.js';
 import { Role } from '../models/roles.js';
 import { activeUserIds } from '../lib/users.js';
 import { checkFolderDescription, checkFolderName, folderById, folderNameTaken, presentFolder, realmFolders } from '../lib/channel-folders.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { to, writeWithEvents } from '../events/publish.js';
 import type { EventBody } from '../events/types.js';
 
 function requireAdmin(user: User): void {
@@ -16,11 +16,15 @@ function requireAdmin(user: User): void {
 const nameTaken = (name: string) => badRequest(`Channel folder name already in use: ${name}`);
 
 async function send(app: AppContext, realm: Realm, fn: (tx: Tx) => Promise<{ value: number | null; event: EventBody | null }>): Promise<number | null> {
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const r = await fn(tx);
-    return { ...r, users: r.event ? await activeUserIds(tx, realm.id) : [] };
-  });
-  if (result.event) publishCommitted(app, realm.id, stamp, [to(result.users, result.event)]);
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const r = await fn(tx);
+      return { ...r, users: r.event ? await activeUserIds(tx, realm.id) : [] };
+    },
+    (r) => (r.event ? [to(r.users, r.event)] : []),
+  );
   return result.value;
 }
 

@@ -15,7 +15,7 @@ import { storeGroupSetting, streamPermissionIds } from '../lib/streams/permissio
 import { hasRealmPermission } from '../lib/groups.js';
 import { streamDicts } from '../lib/streams/dicts.js';
 import { activeFolder } from '../lib/channel-folders.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { to, writeWithEvents, type Outgoing } from '../events/publish.js';
 import { defaultStreamsEvent, setDefaultStream } from './default-streams.js';
 import { unarchiveEvents } from './channel-archive.js';
 
@@ -37,103 +37,107 @@ export interface ChannelUpdate {
 type Tx = Transaction<DB>;
 
 export async function doUpdateChannel(app: AppContext, realm: Realm, actor: User, streamId: number, u: ChannelUpdate): Promise<void> {
-  const { result: events, stamp } = await app.store.write(async (tx) => {
-    const { stream: original, subscribed } = await accessChannelForAdmin(tx, actor, streamId);
-    let stream = original;
-    const events: Outgoing[] = [];
-    const audience = await streamPeerAudience(tx, stream);
-    const update = (property: string, value: unknown, extra: Record<string, unknown> = {}) =>
-      events.push(to(audience, { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property, value, ...extra }));
+  await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const { stream: original, subscribed } = await accessChannelForAdmin(tx, actor, streamId);
+      let stream = original;
+      const events: Outgoing[] = [];
+      const audience = await streamPeerAudience(tx, stream);
+      const update = (property: string, value: unknown, extra: Record<string, unknown> = {}) =>
+        events.push(to(audience, { type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property, value, ...extra }));
 
-    if (u.isArchived !== undefined) {
-      if (u.isArchived) throw badRequest('Channels can only be archived with DELETE /streams/{stream_id}.');
-      if (!stream.is_archived) throw badRequest('Channel is not archived.');
-      await tx.updateTable('streams').set({ is_archived: 0 }).where('id', '=', stream.id).execute();
-      stream = { ...stream, is_archived: 0 };
-      events.push(...(await unarchiveEvents(tx, stream)));
-    }
-    if (u.newName !== undefined) {
-      const name = checkStreamName(u.newName);
-      if (name !== stream.name) {
-        const other = await streamByName(tx, realm.id, name);
-        if (other && other.id !== stream.id) throw channelExists(other.name);
-        await tx.updateTable('streams').set({ name, name_key: name.toLowerCase() }).where('id', '=', stream.id).execute();
-        update('name', name);
-        stream = { ...stream, name, name_key: name.toLowerCase() };
+      if (u.isArchived !== undefined) {
+        if (u.isArchived) throw badRequest('Channels can only be archived with DELETE /streams/{stream_id}.');
+        if (!stream.is_archived) throw badRequest('Channel is not archived.');
+        await tx.updateTable('streams').set({ is_archived: 0 }).where('id', '=', stream.id).execute();
+        stream = { ...stream, is_archived: 0 };
+        events.push(...(await unarchiveEvents(tx, stream)));
       }
-    }
-    if (u.description !== undefined) {
-      const description = checkStreamDescription(u.description);
-      if (description !== stream.description) {
-        const rendered = renderStreamDescription(description);
-        await tx.updateTable('streams').set({ description, rendered_description: rendered }).where('id', '=', stream.id).execute();
-        stream = { ...stream, description, rendered_description: rendered };
-        update('description', description, { rendered_description: rendered });
+      if (u.newName !== undefined) {
+        const name = checkStreamName(u.newName);
+        if (name !== stream.name) {
+          const other = await streamByName(tx, realm.id, name);
+          if (other && other.id !== stream.id) throw channelExists(other.name);
+          await tx.updateTable('streams').set({ name, name_key: name.toLowerCase() }).where('id', '=', stream.id).execute();
+          update('name', name);
+          stream = { ...stream, name, name_key: name.toLowerCase() };
+        }
       }
-    }
-    if (u.messageRetentionDays !== undefined) {
-      if (actor.role !== Role.OWNER) throw badRequest('Must be an organization owner');
-      if (u.messageRetentionDays !== stream.message_retention_days) {
-        await tx.updateTable('streams').set({ message_retention_days: u.messageRetentionDays }).where('id', '=', stream.id).execute();
-        stream = { ...stream, message_retention_days: u.messageRetentionDays };
-        update('message_retention_days', u.messageRetentionDays);
+      if (u.description !== undefined) {
+        const description = checkStreamDescription(u.description);
+        if (description !== stream.description) {
+          const rendered = renderStreamDescription(description);
+          await tx.updateTable('streams').set({ description, rendered_description: rendered }).where('id', '=', stream.id).execute();
+          stream = { ...stream, description, rendered_description: rendered };
+          update('description', description, { rendered_description: rendered });
+        }
       }
-    }
-    if (u.topicsPolicy !== undefined && u.topicsPolicy !== stream.topics_policy) {
-      if (!(await hasRealmPermission(tx, actor, realm, 'can_set_topics_policy_group'))) throw badRequest('Insufficient permission');
-      await tx.updateTable('streams').set({ topics_policy: u.topicsPolicy }).where('id', '=', stream.id).execute();
-      stream = { ...stream, topics_policy: u.topicsPolicy };
-      update('topics_policy', u.topicsPolicy);
-    }
-    if (u.folderId !== undefined && u.folderId !== stream.folder_id) {
-      if (u.folderId !== null) await activeFolder(tx, realm.id, u.folderId);
-      await tx.updateTable('streams').set({ folder_id: u.folderId }).where('id', '=', stream.id).execute();
-      stream = { ...stream, folder_id: u.folderId };
-      update('folder_id', u.folderId);
-    }
-    const sendBefore = (await streamDicts(tx, [stream])).get(stream.id)!;
-    for (const [setting, change] of Object.entries(u.groupSettings)) {
-      const ids = await streamPermissionIds(tx, stream);
-      const current = await groupSettingValue(tx, ids[setting]);
-      if (change.old !== undefined && !sameSettingValue(change.old, current)) throw badRequest("'old' value does not match the expected value.");
-      if (sameSettingValue(change.new, current)) continue;
-      // Settings other than who administers it need content access (subscription) on a private channel.
-      if (setting !== 'can_administer_channel_group' && !canAccessContent(actor, stream, subscribed) && !(await isSubscribedNow(tx, actor.id, stream.id))) throw badRequest('Invalid channel ID');
-      const groupId = await storeGroupSetting(tx, realm.id, setting, change.new, { creatorId: actor.id, now: app.clock.now() });
-      const permissions = { ...ids, [setting]: groupId };
-      await tx.updateTable('streams').set({ permissions: JSON.stringify(permissions) }).where('id', '=', stream.id).execute();
-      stream = { ...stream, permissions: JSON.stringify(permissions) };
-      update(setting, normalizeSettingValue(await groupSettingValue(tx, groupId)));
-    }
-    // Only a change to privacy, history or topic creation can break the rule: other edits pass.
-    if (u.isPrivate !== undefined || u.isWebPublic !== undefined || u.historyPublicToSubscribers !== undefined || u.groupSettings.can_create_topic_group !== undefined) {
-      await checkProtectedHistory(tx, stream, u);
-    }
-    const sendAfter = (await streamDicts(tx, [stream])).get(stream.id)!;
-    // The legacy posting policy fields follow can_send_message_group.
-    for (const legacy of ['stream_post_policy', 'is_announcement_only']) {
-      if (sendBefore[legacy] !== sendAfter[legacy]) update(legacy, sendAfter[legacy]);
-    }
-    if (u.isPrivate !== undefined || u.isWebPublic !== undefined || u.historyPublicToSubscribers !== undefined) {
-      const privacy = await changePrivacy(tx, realm, actor, stream, subscribed, u);
-      if (privacy) {
-        events.push(...privacy.events);
-        stream = privacy.stream;
+      if (u.messageRetentionDays !== undefined) {
+        if (actor.role !== Role.OWNER) throw badRequest('Must be an organization owner');
+        if (u.messageRetentionDays !== stream.message_retention_days) {
+          await tx.updateTable('streams').set({ message_retention_days: u.messageRetentionDays }).where('id', '=', stream.id).execute();
+          stream = { ...stream, message_retention_days: u.messageRetentionDays };
+          update('message_retention_days', u.messageRetentionDays);
+        }
       }
-    }
-    if (u.isDefaultStream !== undefined) {
-      if (actor.role > Role.ADMINISTRATOR) throw badRequest('Must be an organization administrator');
-      if (u.isDefaultStream && stream.invite_only) throw badRequest('Private channels cannot be made default.');
-      // As POST /default_streams: archiving takes a channel out of the defaults, so an archived one cannot go back in.
-      if (u.isDefaultStream && stream.is_archived) throw badRequest('Archived channels cannot be made default.');
-      if (await setDefaultStream(tx, realm.id, stream.id, u.isDefaultStream)) events.push(await defaultStreamsEvent(tx, realm.id));
-    } else if (stream.invite_only && !original.invite_only && (await setDefaultStream(tx, realm.id, stream.id, false))) {
-      // A channel made private stops being a default channel.
-      events.push(await defaultStreamsEvent(tx, realm.id));
-    }
-    return events;
-  });
-  publishCommitted(app, realm.id, stamp, events);
+      if (u.topicsPolicy !== undefined && u.topicsPolicy !== stream.topics_policy) {
+        if (!(await hasRealmPermission(tx, actor, realm, 'can_set_topics_policy_group'))) throw badRequest('Insufficient permission');
+        await tx.updateTable('streams').set({ topics_policy: u.topicsPolicy }).where('id', '=', stream.id).execute();
+        stream = { ...stream, topics_policy: u.topicsPolicy };
+        update('topics_policy', u.topicsPolicy);
+      }
+      if (u.folderId !== undefined && u.folderId !== stream.folder_id) {
+        if (u.folderId !== null) await activeFolder(tx, realm.id, u.folderId);
+        await tx.updateTable('streams').set({ folder_id: u.folderId }).where('id', '=', stream.id).execute();
+        stream = { ...stream, folder_id: u.folderId };
+        update('folder_id', u.folderId);
+      }
+      const sendBefore = (await streamDicts(tx, [stream])).get(stream.id)!;
+      for (const [setting, change] of Object.entries(u.groupSettings)) {
+        const ids = await streamPermissionIds(tx, stream);
+        const current = await groupSettingValue(tx, ids[setting]);
+        if (change.old !== undefined && !sameSettingValue(change.old, current)) throw badRequest("'old' value does not match the expected value.");
+        if (sameSettingValue(change.new, current)) continue;
+        // Settings other than who administers it need content access (subscription) on a private channel.
+        if (setting !== 'can_administer_channel_group' && !canAccessContent(actor, stream, subscribed) && !(await isSubscribedNow(tx, actor.id, stream.id))) throw badRequest('Invalid channel ID');
+        const groupId = await storeGroupSetting(tx, realm.id, setting, change.new, { creatorId: actor.id, now: app.clock.now() });
+        const permissions = { ...ids, [setting]: groupId };
+        await tx.updateTable('streams').set({ permissions: JSON.stringify(permissions) }).where('id', '=', stream.id).execute();
+        stream = { ...stream, permissions: JSON.stringify(permissions) };
+        update(setting, normalizeSettingValue(await groupSettingValue(tx, groupId)));
+      }
+      // Only a change to privacy, history or topic creation can break the rule: other edits pass.
+      if (u.isPrivate !== undefined || u.isWebPublic !== undefined || u.historyPublicToSubscribers !== undefined || u.groupSettings.can_create_topic_group !== undefined) {
+        await checkProtectedHistory(tx, stream, u);
+      }
+      const sendAfter = (await streamDicts(tx, [stream])).get(stream.id)!;
+      // The legacy posting policy fields follow can_send_message_group.
+      for (const legacy of ['stream_post_policy', 'is_announcement_only']) {
+        if (sendBefore[legacy] !== sendAfter[legacy]) update(legacy, sendAfter[legacy]);
+      }
+      if (u.isPrivate !== undefined || u.isWebPublic !== undefined || u.historyPublicToSubscribers !== undefined) {
+        const privacy = await changePrivacy(tx, realm, actor, stream, subscribed, u);
+        if (privacy) {
+          events.push(...privacy.events);
+          stream = privacy.stream;
+        }
+      }
+      if (u.isDefaultStream !== undefined) {
+        if (actor.role > Role.ADMINISTRATOR) throw badRequest('Must be an organization administrator');
+        if (u.isDefaultStream && stream.invite_only) throw badRequest('Private channels cannot be made default.');
+        // As POST /default_streams: archiving takes a channel out of the defaults, so an archived one cannot go back in.
+        if (u.isDefaultStream && stream.is_archived) throw badRequest('Archived channels cannot be made default.');
+        if (await setDefaultStream(tx, realm.id, stream.id, u.isDefaultStream)) events.push(await defaultStreamsEvent(tx, realm.id));
+      } else if (stream.invite_only && !original.invite_only && (await setDefaultStream(tx, realm.id, stream.id, false))) {
+        // A channel made private stops being a default channel.
+        events.push(await defaultStreamsEvent(tx, realm.id));
+      }
+      return events;
+    },
+    (events) => events,
+  );
 }
 
 async function isSubscribedNow(tx: Tx, userId: number, streamId: number): Promise<boolean> {

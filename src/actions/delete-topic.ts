@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
 import type { DB, Realm, Stream, User } from '../store/schema.js';
 import type { Dialect } from '../store/dialect.js';
-import { publishCommitted, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, type Outgoing } from '../events/publish.js';
 import { ApiError } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { accessStreamById, subscriberIds } from '../lib/streams/access.js';
@@ -60,12 +60,16 @@ export async function doDeleteTopic(app: AppContext, realm: Realm, user: User, s
   const topic = normalizeTopicInput(topicName, realm);
   const started = performance.now();
   for (;;) {
-    const { result, stamp } = await app.store.write(async (tx) => {
-      const { stream, subscribed } = await accessStreamById(tx, user, streamId);
-      const fullHistory = canAccessStreamHistory(user, stream, subscribed);
-      return deleteBatch(tx, app.store.dialect, realm, user, { stream, topic, limit: app.config.deleteTopicBatchSize, fullHistory });
-    });
-    publishCommitted(app, realm.id, stamp, result.events);
+    const { result } = await writeWithEvents(
+      app,
+      realm.id,
+      async (tx) => {
+        const { stream, subscribed } = await accessStreamById(tx, user, streamId);
+        const fullHistory = canAccessStreamHistory(user, stream, subscribed);
+        return deleteBatch(tx, app.store.dialect, realm, user, { stream, topic, limit: app.config.deleteTopicBatchSize, fullHistory });
+      },
+      (r) => r.events,
+    );
     if (!result.more) return { complete: true };
     // The client repeats the request to continue; every finished batch stays deleted.
     if (performance.now() - started >= app.config.deleteTopicBudgetMs) return { complete: false };

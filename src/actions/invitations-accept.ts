@@ -12,7 +12,7 @@ import { insertUser } from './users.js';
 import { MIN_PASSWORD_LENGTH, passwordTooLong } from './account.js';
 import { doSendMessage } from './messages-send.js';
 import { systemBot } from './system-bots.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 
 /** Loads a usable invitation by its key, or refuses it (unknown, used, revoked, expired). */
 async function usableInvitation(tx: Tx, realmId: number, key: string, now: number) {
@@ -41,35 +41,39 @@ export async function doAcceptInvite(app: AppContext, realm: Realm, key: string,
   await app.store.read((tx) => usableInvitation(tx, realm.id, key, app.clock.now()));
   const passwordHash = await hashPassword(password);
   const now = app.clock.now();
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const inv = await usableInvitation(tx, realm.id, key, now);
-    // The conditional update makes the key single-use even when two sign-ups race.
-    const claimed = await tx.updateTable('invitations').set({ status: INVITE_ACCEPTED }).where('id', '=', inv.id).where('status', '=', INVITE_PENDING).executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('This invitation has already been used');
-    const stub = await importedStub(tx, realm.id, inv.email);
-    if (stub) {
-      // The person claims the account the import made for them: its history, name, role and
-      // channels stay; the first login (doRecordLogin) ends the stub with its realm_user updates.
-      await tx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', stub.id).execute();
-      await tx.updateTable('invitations').set({ accepted_user_id: stub.id }).where('id', '=', inv.id).execute();
-      return { user: { ...stub, password_hash: passwordHash }, inv, events: [] as Outgoing[], claimed: true };
-    }
-    const streamIds = new Set(JSON.parse(inv.stream_ids) as number[]);
-    if (inv.include_realm_default_subscriptions) {
-      for (const d of await tx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', realm.id).execute()) streamIds.add(d.stream_id);
-    }
-    const { user, events } = await insertUser(
-      tx,
-      app.store.dialect,
-      realm,
-      { email: inv.email, fullName, passwordHash, role: inv.invited_as, host: realmHostName(app.config.externalUrl, realm), streamIds: [...streamIds] },
-      now,
-    );
-    await tx.updateTable('invitations').set({ accepted_user_id: user.id }).where('id', '=', inv.id).execute();
-    events.push(...(await addToGroups(tx, realm.id, user.id, JSON.parse(inv.group_ids) as number[])));
-    return { user, inv, events, claimed: false };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const inv = await usableInvitation(tx, realm.id, key, now);
+      // The conditional update makes the key single-use even when two sign-ups race.
+      const claimed = await tx.updateTable('invitations').set({ status: INVITE_ACCEPTED }).where('id', '=', inv.id).where('status', '=', INVITE_PENDING).executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('This invitation has already been used');
+      const stub = await importedStub(tx, realm.id, inv.email);
+      if (stub) {
+        // The person claims the account the import made for them: its history, name, role and
+        // channels stay; the first login (doRecordLogin) ends the stub with its realm_user updates.
+        await tx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', stub.id).execute();
+        await tx.updateTable('invitations').set({ accepted_user_id: stub.id }).where('id', '=', inv.id).execute();
+        return { user: { ...stub, password_hash: passwordHash }, inv, events: [] as Outgoing[], claimed: true };
+      }
+      const streamIds = new Set(JSON.parse(inv.stream_ids) as number[]);
+      if (inv.include_realm_default_subscriptions) {
+        for (const d of await tx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', realm.id).execute()) streamIds.add(d.stream_id);
+      }
+      const { user, events } = await insertUser(
+        tx,
+        app.store.dialect,
+        realm,
+        { email: inv.email, fullName, passwordHash, role: inv.invited_as, host: realmHostName(app.config.externalUrl, realm), streamIds: [...streamIds] },
+        now,
+      );
+      await tx.updateTable('invitations').set({ accepted_user_id: user.id }).where('id', '=', inv.id).execute();
+      events.push(...(await addToGroups(tx, realm.id, user.id, JSON.parse(inv.group_ids) as number[])));
+      return { user, inv, events, claimed: false };
+    },
+    (r) => r.events,
+  );
   const { user, inv } = result;
   if (result.claimed) app.caches.userChanged(user.id);
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { ApiError, badRequest } from '../core/api-error.js';
-import { publishCommitted } from '../events/publish.js';
+import { logInTransaction, publishLogged } from '../events/publish.js';
 import { activeUserIds } from '../lib/users.js';
 import { checkLinkifier, realmLinkifiers, type LinkifierInput } from '../lib/linkifiers.js';
 import { Role } from '../models/roles.js';
@@ -23,12 +23,14 @@ async function change<T>(app: AppContext, realm: Realm, user: User, fn: (tx: Tx)
   if (user.role > Role.ADMINISTRATOR) throw adminRequired();
   const { result, stamp } = await app.store.write(async (tx) => {
     const r = await fn(tx);
-    return { r, users: await activeUserIds(tx, realm.id), list: await realmLinkifiers(tx, realm.id) };
+    const users = await activeUserIds(tx, realm.id);
+    const list = await realmLinkifiers(tx, realm.id);
+    // Clients without linkifier_url_template cannot use templates: they get no event (and an empty list at register).
+    return { r, row: await logInTransaction(app, tx, realm.id, [{ users, event: { type: 'realm_linkifiers', realm_linkifiers: list }, requiresCapability: 'linkifier_url_template' }]) };
   });
   // Before the event goes out: a send prompted by the new list must not render with the cached old one.
   linkifiersChanged(app, realm.id);
-  // Clients without linkifier_url_template cannot use templates: they get no event (and an empty list at register).
-  publishCommitted(app, realm.id, stamp, [{ users: result.users, event: { type: 'realm_linkifiers', realm_linkifiers: result.list }, requiresCapability: 'linkifier_url_template' }]);
+  publishLogged(app, result.row, stamp);
   return result.r;
 }
 

@@ -3,7 +3,7 @@
 import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, Stream, User } from '../store/schema.js';
-import { publishCommitted, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, type Outgoing } from '../events/publish.js';
 import { badRequest } from '../core/api-error.js';
 import { FLAG_BITS } from '../models/flags.js';
 import { Role } from '../models/roles.js';
@@ -53,69 +53,73 @@ export async function doUpdateMessage(app: AppContext, realm: Realm, user: User,
   const rendered = content === undefined ? undefined : renderMessage(content, await loadRenderContext(app.store.db, realm.id, content, await renderOptionsFor(app, realm, user)));
   const now = app.clock.now();
 
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const { message, stream } = await accessMessage(tx, user, messageId);
-    if (message.type === MESSAGE_TYPE_PRIVATE) {
-      if (input.streamId !== undefined) throw badRequest('Direct messages cannot be moved to channels.');
-      if (input.topic !== undefined) throw badRequest('Direct messages cannot have topics.');
-    }
-    if (content !== undefined) checkCanEditContent(realm, user, message, now);
-    const move = stream ? await planMove(tx, realm, user, message, stream, input, now) : null;
-    if (content === undefined && !move) throw badRequest('Nothing to change');
-
-    const outgoing: Outgoing[] = [];
-    const event: Record<string, unknown> = {
-      type: 'update_message',
-      user_id: user.id,
-      edit_timestamp: now,
-      message_id: message.id,
-      message_ids: move ? move.ids : [message.id],
-      rendering_only: false,
-      __empty_topic_name: emptyTopicDisplayName(realm),
-    };
-    if (stream) Object.assign(event, { stream_id: stream.id, stream_name: stream.name });
-    if (content !== undefined && rendered) {
-      await applyContentEdit(tx, user, message, content, rendered, now, move);
-      // Links are added, never dropped: earlier versions stay readable in the edit history.
-      if (content.includes('/user_uploads/')) outgoing.push(...(await attachmentEvents(tx, 'update', await linkAttachments(tx, user, message.id, content))));
-      Object.assign(event, {
-        orig_content: message.content,
-        orig_rendered_content: message.rendered_content,
-        content,
-        rendered_content: rendered.html,
-        is_me_message: rendered.isMeMessage,
-      });
-    }
-    // Users who could see the messages before the move, so a move away still reaches them.
-    let audience = await holders(tx, move ? move.ids : [message.id]);
-    if (move) {
-      Object.assign(event, { propagate_mode: input.propagateMode, orig_subject: move.oldTopic });
-      if (move.topicChanged) Object.assign(event, { subject: move.newTopic, topic_links: [] });
-      if (move.streamChanged) event.new_stream_id = move.to.id;
-      const losing = await applyMove(tx, app.store.dialect, user, message, move, now, content !== undefined);
-      if (losing.length) {
-        outgoing.push({
-          users: losing,
-          event: { type: 'delete_message', message_ids: move.ids, message_type: 'stream', stream_id: move.from.id, topic: move.oldTopic, __empty_topic_name: emptyTopicDisplayName(realm) },
-        });
-        const gone = new Set(losing);
-        audience = audience.filter((u) => !gone.has(u));
+  await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const { message, stream } = await accessMessage(tx, user, messageId);
+      if (message.type === MESSAGE_TYPE_PRIVATE) {
+        if (input.streamId !== undefined) throw badRequest('Direct messages cannot be moved to channels.');
+        if (input.topic !== undefined) throw badRequest('Direct messages cannot have topics.');
       }
-      audience = [...new Set([...audience, ...(await holders(tx, move.ids))])];
-      if (move.streamChanged) outgoing.push(...(await refreshFirstMessageIds(tx, [move.from.id, move.to.id])));
-    }
-    await indexMessages(tx, app.store.dialect, move ? move.ids : [message.id]);
-    const targetFlags = await tx.selectFrom('user_messages').select(['user_id', 'flags']).where('message_id', '=', message.id).execute();
-    outgoing.unshift(
-      ...byFlags(
-        new Map(targetFlags.map((r) => [r.user_id, r.flags])),
-        audience,
-        event as { type: string },
-      ),
-    );
-    return outgoing;
-  });
-  publishCommitted(app, realm.id, stamp, result);
+      if (content !== undefined) checkCanEditContent(realm, user, message, now);
+      const move = stream ? await planMove(tx, realm, user, message, stream, input, now) : null;
+      if (content === undefined && !move) throw badRequest('Nothing to change');
+
+      const outgoing: Outgoing[] = [];
+      const event: Record<string, unknown> = {
+        type: 'update_message',
+        user_id: user.id,
+        edit_timestamp: now,
+        message_id: message.id,
+        message_ids: move ? move.ids : [message.id],
+        rendering_only: false,
+        __empty_topic_name: emptyTopicDisplayName(realm),
+      };
+      if (stream) Object.assign(event, { stream_id: stream.id, stream_name: stream.name });
+      if (content !== undefined && rendered) {
+        await applyContentEdit(tx, user, message, content, rendered, now, move);
+        // Links are added, never dropped: earlier versions stay readable in the edit history.
+        if (content.includes('/user_uploads/')) outgoing.push(...(await attachmentEvents(tx, 'update', await linkAttachments(tx, user, message.id, content))));
+        Object.assign(event, {
+          orig_content: message.content,
+          orig_rendered_content: message.rendered_content,
+          content,
+          rendered_content: rendered.html,
+          is_me_message: rendered.isMeMessage,
+        });
+      }
+      // Users who could see the messages before the move, so a move away still reaches them.
+      let audience = await holders(tx, move ? move.ids : [message.id]);
+      if (move) {
+        Object.assign(event, { propagate_mode: input.propagateMode, orig_subject: move.oldTopic });
+        if (move.topicChanged) Object.assign(event, { subject: move.newTopic, topic_links: [] });
+        if (move.streamChanged) event.new_stream_id = move.to.id;
+        const losing = await applyMove(tx, app.store.dialect, user, message, move, now, content !== undefined);
+        if (losing.length) {
+          outgoing.push({
+            users: losing,
+            event: { type: 'delete_message', message_ids: move.ids, message_type: 'stream', stream_id: move.from.id, topic: move.oldTopic, __empty_topic_name: emptyTopicDisplayName(realm) },
+          });
+          const gone = new Set(losing);
+          audience = audience.filter((u) => !gone.has(u));
+        }
+        audience = [...new Set([...audience, ...(await holders(tx, move.ids))])];
+        if (move.streamChanged) outgoing.push(...(await refreshFirstMessageIds(tx, [move.from.id, move.to.id])));
+      }
+      await indexMessages(tx, app.store.dialect, move ? move.ids : [message.id]);
+      const targetFlags = await tx.selectFrom('user_messages').select(['user_id', 'flags']).where('message_id', '=', message.id).execute();
+      outgoing.unshift(
+        ...byFlags(
+          new Map(targetFlags.map((r) => [r.user_id, r.flags])),
+          audience,
+          event as { type: string },
+        ),
+      );
+      return outgoing;
+    },
+    (events) => events,
+  );
 }
 
 /** Validates a topic or channel change and picks the messages it applies to; null when nothing moves. */

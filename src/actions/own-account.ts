@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { ApiError } from '../core/api-error.js';
 import { newApiKey } from '../lib/secrets.js';
-import { publishCommitted, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, type Outgoing } from '../events/publish.js';
 import { isOnlyOwner } from './user-admin.js';
 import { deactivateOne } from './user-deactivate.js';
 
@@ -15,16 +15,20 @@ function cannotDeactivateLast(isLastOwner: boolean): ApiError {
 
 /** Deactivates the caller and the bots they own (bots first), with the same events an administrator's deactivation sends. */
 export async function doDeactivateOwnAccount(app: AppContext, realm: Realm, user: User): Promise<void> {
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const others = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).where('is_bot', '=', 0).where('id', '!=', user.id).executeTakeFirst();
-    if (!others && !user.is_bot) throw cannotDeactivateLast(false);
-    if (await isOnlyOwner(tx, user)) throw cannotDeactivateLast(true);
-    const bots = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('bot_owner_id', '=', user.id).where('is_bot', '=', 1).where('is_active', '=', 1).orderBy('id').execute();
-    const events: Outgoing[] = [];
-    for (const u of [...bots, user]) events.push(...(await deactivateOne(tx, app.store.dialect, realm, u, {})));
-    return { ids: [...bots.map((b) => b.id), user.id], events };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const others = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).where('is_bot', '=', 0).where('id', '!=', user.id).executeTakeFirst();
+      if (!others && !user.is_bot) throw cannotDeactivateLast(false);
+      if (await isOnlyOwner(tx, user)) throw cannotDeactivateLast(true);
+      const bots = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('bot_owner_id', '=', user.id).where('is_bot', '=', 1).where('is_active', '=', 1).orderBy('id').execute();
+      const events: Outgoing[] = [];
+      for (const u of [...bots, user]) events.push(...(await deactivateOne(tx, app.store.dialect, realm, u, {})));
+      return { ids: [...bots.map((b) => b.id), user.id], events };
+    },
+    (r) => r.events,
+  );
   for (const id of result.ids) {
     app.caches.userChanged(id);
     app.bus.publishControl({ type: 'user_deactivated', userId: id });

@@ -5,7 +5,7 @@ import { badRequest } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { FIELD_TYPE_NAMES, FieldType, MAX_HINT_LENGTH, MAX_NAME_LENGTH, presentField, realmFields } from '../lib/profile-fields.js';
 import { activeUserIds } from '../lib/users.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { writeWithEvents, to } from '../events/publish.js';
 import { mustBeAdmin } from './user-admin.js';
 
 export interface NewProfileField {
@@ -66,31 +66,35 @@ export async function doCreateProfileField(app: AppContext, realm: Realm, actor:
   if ([...input.hint].length > MAX_HINT_LENGTH) throw badRequest(`hint is too long (limit: ${MAX_HINT_LENGTH} characters)`);
   const fieldData = checkFieldData(input.type, input.fieldData);
   if (input.displayInProfileSummary && (input.type === FieldType.LONG_TEXT || input.type === FieldType.USER)) throw badRequest('Field type not supported for display in profile summary.');
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const fields = await realmFields(tx, realm.id);
-    if (fields.some((f) => f.name.toLowerCase() === name.toLowerCase())) throw badRequest('A field with that label already exists.');
-    if (input.displayInProfileSummary && fields.filter((f) => f.display_in_profile_summary).length >= MAX_SUMMARY_FIELDS) {
-      throw badRequest(`Only ${MAX_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`);
-    }
-    const order = fields.reduce((m, f) => Math.max(m, f.field_order), 0) + 1;
-    const row = await tx
-      .insertInto('custom_profile_fields')
-      .values({
-        realm_id: realm.id,
-        type: input.type,
-        name,
-        hint: input.hint,
-        field_data: fieldData,
-        field_order: order,
-        display_in_profile_summary: input.displayInProfileSummary ? 1 : 0,
-        required: input.required ? 1 : 0,
-        editable_by_user: input.editableByUser ? 1 : 0,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const all = await realmFields(tx, realm.id);
-    return { id: row.id, events: [to(await activeUserIds(tx, realm.id), { type: 'custom_profile_fields', fields: all.map(presentField) })] };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const fields = await realmFields(tx, realm.id);
+      if (fields.some((f) => f.name.toLowerCase() === name.toLowerCase())) throw badRequest('A field with that label already exists.');
+      if (input.displayInProfileSummary && fields.filter((f) => f.display_in_profile_summary).length >= MAX_SUMMARY_FIELDS) {
+        throw badRequest(`Only ${MAX_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`);
+      }
+      const order = fields.reduce((m, f) => Math.max(m, f.field_order), 0) + 1;
+      const row = await tx
+        .insertInto('custom_profile_fields')
+        .values({
+          realm_id: realm.id,
+          type: input.type,
+          name,
+          hint: input.hint,
+          field_data: fieldData,
+          field_order: order,
+          display_in_profile_summary: input.displayInProfileSummary ? 1 : 0,
+          required: input.required ? 1 : 0,
+          editable_by_user: input.editableByUser ? 1 : 0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const all = await realmFields(tx, realm.id);
+      return { id: row.id, events: [to(await activeUserIds(tx, realm.id), { type: 'custom_profile_fields', fields: all.map(presentField) })] };
+    },
+    (r) => r.events,
+  );
   return result.id;
 }

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { ApiError, badRequest } from '../core/api-error.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { writeWithEvents, to } from '../events/publish.js';
 import { isAdminRole } from '../models/roles.js';
 import { realmUrl } from '../lib/state/realm.js';
 import { writeExportArchive } from '../export/archive.js';
@@ -45,11 +45,15 @@ async function administrators(tx: Tx, realmId: number): Promise<number[]> {
 
 /** Commits `change` and tells every administrator the new list of exports. */
 async function changeExports<T>(app: AppContext, realm: Realm, change: (tx: Tx) => Promise<T>): Promise<T> {
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const r = await change(tx);
-    return { r, admins: await administrators(tx, realm.id), exports: await realmExports(app, tx, realm) };
-  });
-  publishCommitted(app, realm.id, stamp, [to(result.admins, { type: 'realm_export', exports: result.exports })]);
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const r = await change(tx);
+      return { r, admins: await administrators(tx, realm.id), exports: await realmExports(app, tx, realm) };
+    },
+    (r) => [to(r.admins, { type: 'realm_export', exports: r.exports })],
+  );
   return result.r;
 }
 

@@ -12,7 +12,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { groupSettingValue, type GroupSettingValue } from '../lib/groups.js';
 import { storeGroupSetting } from '../lib/streams/permissions.js';
 import { activeUserIds } from '../lib/users.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { logInTransaction, publishLogged, to, type Outgoing } from '../events/publish.js';
 
 /** A group setting's requested change: the new value, and optionally the value the client believes is current. */
 export interface GroupSettingChange {
@@ -73,19 +73,21 @@ export async function doUpdateRealmSettings(app: AppContext, realm: Realm, actor
       }
       events.push(prop.dict ? { type: 'realm', op: 'update_dict', property: 'default', data: { [name]: value } } : { type: 'realm', op: 'update', property: name, value });
     }
-    if (!events.length) return [];
+    if (!events.length) return { changed: false, row: null };
     await tx
       .updateTable('realms')
       .set({ ...columns, settings: JSON.stringify(overrides) })
       .where('id', '=', realm.id)
       .execute();
     const users = await activeUserIds(tx, realm.id);
-    return events.map((e): Outgoing => to(users, e as never));
+    const outgoing = events.map((e): Outgoing => to(users, e as never));
+    // Logged in this transaction, delivered below once the organization row is dropped from the caches.
+    return { changed: outgoing.length > 0, row: await logInTransaction(app, tx, realm.id, outgoing) };
   });
-  if (!result.length) return;
+  if (!result.changed) return;
   // Every node re-reads the organization row on its next request.
   app.caches.realmChanged(realm.id);
-  publishCommitted(app, realm.id, stamp, result);
+  publishLogged(app, result.row, stamp);
 }
 
 /** Whether two group-setting values name the same group (a lone subgroup with no members is that group; order does not matter). */

@@ -10,7 +10,7 @@ import { accessUserById, apiEmailFor, canSeeDeliveryEmail, realmHostName } from 
 import { avatarPerson } from '../presenters/avatar.js';
 import { groupMemberIds } from '../lib/groups.js';
 import { languageName } from '../lib/user-settings.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 import { dropInaccessibleRecipients } from '../lib/user-access.js';
 
 export interface BulkTarget {
@@ -28,24 +28,28 @@ type Viewer = Pick<User, 'id' | 'role'>;
 export async function doUpdateSettings(app: AppContext, realm: Realm, actor: User, changes: Map<string, SettingValue>, target: BulkTarget | null): Promise<void> {
   if (target && !isAdminRole(actor.role)) throw adminRequired();
   if (!target && !changes.size) return;
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const ids = target ? await resolveTargets(tx, realm, target) : [actor.id];
-    if (!ids.length || !changes.size) return { events: [] as Outgoing[], changed: [] as number[] };
-    await lockUsers(tx, app.store.dialect, ids);
-    const rows = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('id', 'in', ids).orderBy('id').execute();
-    const viewers = await tx.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).where('is_active', '=', 1).execute();
-    const events: Outgoing[] = [];
-    const changed: number[] = [];
-    for (const row of rows) {
-      const out = await applySettings(tx, row, changes, { selfSet: !target, skipEdited: target?.skipIfAlreadyEdited ?? false, host: realmHostName(app.config.externalUrl, realm) }, viewers);
-      if (out.rowChanged) changed.push(row.id);
-      events.push(...out.events);
-    }
-    // Restricted users hear nothing about people they may not access.
-    await dropInaccessibleRecipients(tx, realm, events);
-    return { events, changed };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const ids = target ? await resolveTargets(tx, realm, target) : [actor.id];
+      if (!ids.length || !changes.size) return { events: [] as Outgoing[], changed: [] as number[] };
+      await lockUsers(tx, app.store.dialect, ids);
+      const rows = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('id', 'in', ids).orderBy('id').execute();
+      const viewers = await tx.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).where('is_active', '=', 1).execute();
+      const events: Outgoing[] = [];
+      const changed: number[] = [];
+      for (const row of rows) {
+        const out = await applySettings(tx, row, changes, { selfSet: !target, skipEdited: target?.skipIfAlreadyEdited ?? false, host: realmHostName(app.config.externalUrl, realm) }, viewers);
+        if (out.rowChanged) changed.push(row.id);
+        events.push(...out.events);
+      }
+      // Restricted users hear nothing about people they may not access.
+      await dropInaccessibleRecipients(tx, realm, events);
+      return { events, changed };
+    },
+    (r) => r.events,
+  );
   for (const id of result.changed) app.caches.userChanged(id);
 }
 

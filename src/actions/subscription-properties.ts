@@ -5,7 +5,7 @@ import type { Realm, User } from '../store/schema.js';
 import { badRequest } from '../core/api-error.js';
 import { accessStreamById } from '../lib/streams/access.js';
 import { NOTIFICATION_FIELDS } from '../presenters/subscription.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 import { emailWatchersChanged } from '../lib/mail/watchers.js';
 
 export const SUBSCRIPTION_PROPERTIES = ['color', 'is_muted', 'in_home_view', 'pin_to_top', ...NOTIFICATION_FIELDS] as const;
@@ -39,21 +39,25 @@ function storedChange(c: SubscriptionChange): { column: Column; value: string | 
  * as the original does since feature level 139. A change to the current value sends nothing.
  */
 export async function doUpdateSubscriptionProperties(app: AppContext, realm: Realm, user: User, changes: SubscriptionChange[]): Promise<void> {
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const events: Outgoing[] = [];
-    for (const c of changes) {
-      const { column, value } = storedChange(c);
-      const { sub, subscribed } = await accessStreamById(tx, user, c.streamId);
-      if (!sub || !subscribed) throw badRequest(`Not subscribed to channel ID ${c.streamId}`);
-      const current = await tx.selectFrom('subscriptions').select(column).where('id', '=', sub.id).executeTakeFirstOrThrow();
-      if ((current as Record<string, unknown>)[column] === value) continue;
-      await tx.updateTable('subscriptions').set({ [column]: value }).where('id', '=', sub.id).execute();
-      const event = (property: string, v: unknown) => to([user.id], { type: 'subscription', op: 'update', stream_id: c.streamId, property, value: v });
-      if (column === 'is_muted') events.push(event('in_home_view', value === 0), event('is_muted', value === 1));
-      else events.push(event(column, column === 'color' ? value : value === 1));
-    }
-    return events;
-  });
-  publishCommitted(app, realm.id, stamp, result);
+  await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const events: Outgoing[] = [];
+      for (const c of changes) {
+        const { column, value } = storedChange(c);
+        const { sub, subscribed } = await accessStreamById(tx, user, c.streamId);
+        if (!sub || !subscribed) throw badRequest(`Not subscribed to channel ID ${c.streamId}`);
+        const current = await tx.selectFrom('subscriptions').select(column).where('id', '=', sub.id).executeTakeFirstOrThrow();
+        if ((current as Record<string, unknown>)[column] === value) continue;
+        await tx.updateTable('subscriptions').set({ [column]: value }).where('id', '=', sub.id).execute();
+        const event = (property: string, v: unknown) => to([user.id], { type: 'subscription', op: 'update', stream_id: c.streamId, property, value: v });
+        if (column === 'is_muted') events.push(event('in_home_view', value === 0), event('is_muted', value === 1));
+        else events.push(event(column, column === 'color' ? value : value === 1));
+      }
+      return events;
+    },
+    (events) => events,
+  );
   emailWatchersChanged(app, realm.id);
 }

@@ -16,7 +16,7 @@ import { resolvePrincipals } from '../lib/streams/principals.js';
 import { streamDicts } from '../lib/streams/dicts.js';
 import { subscribersByStream } from '../lib/streams/subscribers.js';
 import { notificationDefaults, presentSubscription } from '../presenters/subscription.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 import { emailWatchersChanged } from '../lib/mail/watchers.js';
 import { checkCanCreateStreams, createStream, type NewStreamSettings } from './streams-create.js';
 import { lockStreams, nextMessageId } from '../lib/messages/unread.js';
@@ -59,122 +59,126 @@ export async function canAddOthers(tx: Transaction<DB>, realm: Realm, user: User
 
 export async function doSubscribe(app: AppContext, realm: Realm, caller: User, input: SubscribeInput): Promise<SubscribeResult> {
   const now = app.clock.now();
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const principals = input.principals === null || input.principals.length === 0 ? [caller] : await resolvePrincipals(tx, realm.id, input.principals);
-    const others = principals.some((p) => p.id !== caller.id);
-    // Restricted users (can_access_all_users_group) may gain access to new channel peers.
-    const access = await accessSnapshot(tx, realm);
+  const { result } = await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const principals = input.principals === null || input.principals.length === 0 ? [caller] : await resolvePrincipals(tx, realm.id, input.principals);
+      const others = principals.some((p) => p.id !== caller.id);
+      // Restricted users (can_access_all_users_group) may gain access to new channel peers.
+      const access = await accessSnapshot(tx, realm);
 
-    // Requested channels, validated and de-duplicated by their case-insensitive name.
-    const wanted = new Map<string, { name: string; description: string }>();
-    for (const s of input.subscriptions) {
-      const name = checkStreamName(s.name);
-      const key = name.toLowerCase();
-      if (!wanted.has(key)) wanted.set(key, { name, description: checkStreamDescription(s.description ?? '') });
-    }
-    const existing = await streamsByNames(tx, realm.id, [...wanted.keys()]);
-    const missing = [...wanted.entries()].filter(([k]) => !existing.has(k));
-    if (missing.length) await checkCanCreateStreams(tx, realm, caller, input);
-
-    const unauthorized: string[] = [];
-    const targets: Stream[] = [];
-    const created = new Set<number>();
-    for (const [key] of wanted) {
-      const stream = existing.get(key);
-      if (!stream) continue;
-      const sub = await tx.selectFrom('subscriptions').select('active').where('user_id', '=', caller.id).where('stream_id', '=', stream.id).executeTakeFirst();
-      if (!(await canJoin(tx, caller, stream, sub?.active === 1))) {
-        if (input.authorizationErrorsFatal) throw badRequest(`Unable to access channel (${stream.name}).`);
-        unauthorized.push(stream.name);
-        continue;
+      // Requested channels, validated and de-duplicated by their case-insensitive name.
+      const wanted = new Map<string, { name: string; description: string }>();
+      for (const s of input.subscriptions) {
+        const name = checkStreamName(s.name);
+        const key = name.toLowerCase();
+        if (!wanted.has(key)) wanted.set(key, { name, description: checkStreamDescription(s.description ?? '') });
       }
-      if (others && !(await canAddOthers(tx, realm, caller, stream))) throw badRequest('Insufficient permission');
-      targets.push(stream);
-    }
-    for (const [, spec] of missing) {
-      const stream = await createStream(tx, realm, caller, { ...spec, renderedDescription: renderStreamDescription(spec.description) }, input, now);
-      created.add(stream.id);
-      targets.push(stream);
-    }
-    // Objects as they were before anyone subscribed: what stream create events describe.
-    const before = await streamDicts(tx, targets);
+      const existing = await streamsByNames(tx, realm.id, [...wanted.keys()]);
+      const missing = [...wanted.entries()].filter(([k]) => !existing.has(k));
+      if (missing.length) await checkCanCreateStreams(tx, realm, caller, input);
 
-    const subscribed: Record<string, string[]> = {};
-    const already: Record<string, string[]> = {};
-    const newSubs = new Map<number, User[]>(); // channel ID → newly subscribed users
-    const gainedSight = new Map<number, number[]>(); // channel ID → users who could not see it before
-    const rowsByUser = new Map<number, Subscription[]>();
-    const userRowCount = new Map<number, number>();
-    // New subscriptions have no unread history: their floor starts after every message so far.
-    await lockStreams(tx, app.store.dialect, targets.map((t) => t.id), 'update');
-    const floor = await nextMessageId(tx);
-    for (const stream of targets) {
-      for (const p of principals) {
-        const row = await tx.selectFrom('subscriptions').selectAll().where('user_id', '=', p.id).where('stream_id', '=', stream.id).executeTakeFirst();
-        if (row?.active === 1) {
-          (already[String(p.id)] ??= []).push(stream.name);
+      const unauthorized: string[] = [];
+      const targets: Stream[] = [];
+      const created = new Set<number>();
+      for (const [key] of wanted) {
+        const stream = existing.get(key);
+        if (!stream) continue;
+        const sub = await tx.selectFrom('subscriptions').select('active').where('user_id', '=', caller.id).where('stream_id', '=', stream.id).executeTakeFirst();
+        if (!(await canJoin(tx, caller, stream, sub?.active === 1))) {
+          if (input.authorizationErrorsFatal) throw badRequest(`Unable to access channel (${stream.name}).`);
+          unauthorized.push(stream.name);
           continue;
         }
-        if (!created.has(stream.id) && !canSeeStream(p, stream, false)) (gainedSight.get(stream.id) ?? gainedSight.set(stream.id, []).get(stream.id)!).push(p.id);
-        let fresh: Subscription;
-        if (row) {
-          // Rejoining keeps the settings the user had for the channel.
-          await tx.updateTable('subscriptions').set({ active: 1 }).where('id', '=', row.id).execute();
-          fresh = { ...row, active: 1 };
-        } else {
-          if (!userRowCount.has(p.id)) {
-            const c = await tx.selectFrom('subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', p.id).executeTakeFirstOrThrow();
-            userRowCount.set(p.id, Number(c.n));
-          }
-          const n = userRowCount.get(p.id)!;
-          userRowCount.set(p.id, n + 1);
-          fresh = await tx
-            .insertInto('subscriptions')
-            .values({ user_id: p.id, stream_id: stream.id, active: 1, is_muted: 0, pin_to_top: 0, color: pickStreamColor(n), unread_floor: floor })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-        }
-        (subscribed[String(p.id)] ??= []).push(stream.name);
-        (newSubs.get(stream.id) ?? newSubs.set(stream.id, []).get(stream.id)!).push(p);
-        (rowsByUser.get(p.id) ?? rowsByUser.set(p.id, []).get(p.id)!).push(fresh);
+        if (others && !(await canAddOthers(tx, realm, caller, stream))) throw badRequest('Insufficient permission');
+        targets.push(stream);
       }
-    }
+      for (const [, spec] of missing) {
+        const stream = await createStream(tx, realm, caller, { ...spec, renderedDescription: renderStreamDescription(spec.description) }, input, now);
+        created.add(stream.id);
+        targets.push(stream);
+      }
+      // Objects as they were before anyone subscribed: what stream create events describe.
+      const before = await streamDicts(tx, targets);
 
-    const events: Outgoing[] = [];
-    const changed = targets.filter((s) => newSubs.has(s.id));
-    const after = await streamDicts(tx, changed);
-    const subscribers = await subscribersByStream(tx, changed.map((s) => s.id));
-    const audiences = new Map<number, number[]>();
-    for (const s of changed) audiences.set(s.id, await streamPeerAudience(tx, s));
+      const subscribed: Record<string, string[]> = {};
+      const already: Record<string, string[]> = {};
+      const newSubs = new Map<number, User[]>(); // channel ID → newly subscribed users
+      const gainedSight = new Map<number, number[]>(); // channel ID → users who could not see it before
+      const rowsByUser = new Map<number, Subscription[]>();
+      const userRowCount = new Map<number, number>();
+      // New subscriptions have no unread history: their floor starts after every message so far.
+      await lockStreams(tx, app.store.dialect, targets.map((t) => t.id), 'update');
+      const floor = await nextMessageId(tx);
+      for (const stream of targets) {
+        for (const p of principals) {
+          const row = await tx.selectFrom('subscriptions').selectAll().where('user_id', '=', p.id).where('stream_id', '=', stream.id).executeTakeFirst();
+          if (row?.active === 1) {
+            (already[String(p.id)] ??= []).push(stream.name);
+            continue;
+          }
+          if (!created.has(stream.id) && !canSeeStream(p, stream, false)) (gainedSight.get(stream.id) ?? gainedSight.set(stream.id, []).get(stream.id)!).push(p.id);
+          let fresh: Subscription;
+          if (row) {
+            // Rejoining keeps the settings the user had for the channel.
+            await tx.updateTable('subscriptions').set({ active: 1 }).where('id', '=', row.id).execute();
+            fresh = { ...row, active: 1 };
+          } else {
+            if (!userRowCount.has(p.id)) {
+              const c = await tx.selectFrom('subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', p.id).executeTakeFirstOrThrow();
+              userRowCount.set(p.id, Number(c.n));
+            }
+            const n = userRowCount.get(p.id)!;
+            userRowCount.set(p.id, n + 1);
+            fresh = await tx
+              .insertInto('subscriptions')
+              .values({ user_id: p.id, stream_id: stream.id, active: 1, is_muted: 0, pin_to_top: 0, color: pickStreamColor(n), unread_floor: floor })
+              .returningAll()
+              .executeTakeFirstOrThrow();
+          }
+          (subscribed[String(p.id)] ??= []).push(stream.name);
+          (newSubs.get(stream.id) ?? newSubs.set(stream.id, []).get(stream.id)!).push(p);
+          (rowsByUser.get(p.id) ?? rowsByUser.set(p.id, []).get(p.id)!).push(fresh);
+        }
+      }
 
-    // 1. stream create: everyone who can see a new channel; for existing ones, those who just gained sight.
-    for (const s of targets) {
-      const users = created.has(s.id) ? (audiences.get(s.id) ?? (await streamPeerAudience(tx, s))) : (gainedSight.get(s.id) ?? []);
-      if (users.length) events.push(to(users, { type: 'stream', op: 'create', streams: [before.get(s.id)] }));
-    }
-    // 2. subscription add: each newly subscribed user gets their new subscriptions, sorted by channel ID.
-    for (const p of principals) {
-      const rows = rowsByUser.get(p.id);
-      if (!rows) continue;
-      rows.sort((a, b) => a.stream_id - b.stream_id);
-      const subs = rows.map((r) => presentSubscription(after.get(r.stream_id)!, r, { subscribers: subscribers.get(r.stream_id) }));
-      events.push(to([p.id], { type: 'subscription', op: 'add', subscriptions: subs, __notification_defaults: notificationDefaults(effectiveUserSettings(p.settings)) }));
-    }
-    // 3. peer_add: everyone else who may see the subscriber list. The new subscribers are left out:
-    // their subscription add already lists every subscriber and the count, so a peer_add would
-    // count them twice in clients that keep only counts.
-    for (const s of changed) {
-      const added = newSubs.get(s.id)!.map((u) => u.id).sort((a, b) => a - b);
-      const others = audiences.get(s.id)!.filter((id) => !added.includes(id));
-      events.push(to(others, { type: 'subscription', op: 'peer_add', stream_ids: [s.id], user_ids: added }));
-    }
-    // The users' data first, so clients know everyone the subscription events name.
-    events.unshift(...(await accessChangeEvents(tx, realm, access)));
-    const res: SubscribeResult = { subscribed, already_subscribed: already };
-    if (!input.authorizationErrorsFatal) res.unauthorized = unauthorized;
-    return { res, events, createdStreams: targets.filter((t) => created.has(t.id)) };
-  });
-  publishCommitted(app, realm.id, stamp, result.events);
+      const events: Outgoing[] = [];
+      const changed = targets.filter((s) => newSubs.has(s.id));
+      const after = await streamDicts(tx, changed);
+      const subscribers = await subscribersByStream(tx, changed.map((s) => s.id));
+      const audiences = new Map<number, number[]>();
+      for (const s of changed) audiences.set(s.id, await streamPeerAudience(tx, s));
+
+      // 1. stream create: everyone who can see a new channel; for existing ones, those who just gained sight.
+      for (const s of targets) {
+        const users = created.has(s.id) ? (audiences.get(s.id) ?? (await streamPeerAudience(tx, s))) : (gainedSight.get(s.id) ?? []);
+        if (users.length) events.push(to(users, { type: 'stream', op: 'create', streams: [before.get(s.id)] }));
+      }
+      // 2. subscription add: each newly subscribed user gets their new subscriptions, sorted by channel ID.
+      for (const p of principals) {
+        const rows = rowsByUser.get(p.id);
+        if (!rows) continue;
+        rows.sort((a, b) => a.stream_id - b.stream_id);
+        const subs = rows.map((r) => presentSubscription(after.get(r.stream_id)!, r, { subscribers: subscribers.get(r.stream_id) }));
+        events.push(to([p.id], { type: 'subscription', op: 'add', subscriptions: subs, __notification_defaults: notificationDefaults(effectiveUserSettings(p.settings)) }));
+      }
+      // 3. peer_add: everyone else who may see the subscriber list. The new subscribers are left out:
+      // their subscription add already lists every subscriber and the count, so a peer_add would
+      // count them twice in clients that keep only counts.
+      for (const s of changed) {
+        const added = newSubs.get(s.id)!.map((u) => u.id).sort((a, b) => a - b);
+        const others = audiences.get(s.id)!.filter((id) => !added.includes(id));
+        events.push(to(others, { type: 'subscription', op: 'peer_add', stream_ids: [s.id], user_ids: added }));
+      }
+      // The users' data first, so clients know everyone the subscription events name.
+      events.unshift(...(await accessChangeEvents(tx, realm, access)));
+      const res: SubscribeResult = { subscribed, already_subscribed: already };
+      if (!input.authorizationErrorsFatal) res.unauthorized = unauthorized;
+      return { res, events, createdStreams: targets.filter((t) => created.has(t.id)) };
+    },
+    (r) => r.events,
+  );
   emailWatchersChanged(app, realm.id);
   if (input.announce && result.createdStreams.length) await announceNewChannels(app, realm, caller, result.createdStreams);
   return result.res;

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
 import { Role } from '../models/roles.js';
 import { presentBot } from '../presenters/bot.js';
-import { publishCommitted, to } from '../events/publish.js';
+import { writeWithEvents, to } from '../events/publish.js';
 import { userByEmail } from '../lib/users.js';
 import { insertUser } from './users.js';
 import { realmHost } from './bots.js';
@@ -42,17 +42,21 @@ export async function systemBot(app: AppContext, realm: Realm, kind: SystemBotKi
   if (found) return found;
   const { local, name } = SYSTEM_BOTS[kind];
   try {
-    const { result, stamp } = await app.store.write(async (tx) => {
-      let email = `${local}.system@${realmHost(app, realm)}`;
-      if (await userByEmail(tx, realm.id, email)) email = `${local}.system.${randomBytes(3).toString('hex')}@${realmHost(app, realm)}`;
-      const { user, events } = await insertUser(tx, app.store.dialect, realm, { email, fullName: name, passwordHash: null, role: Role.MEMBER, isBot: true, botType: 1, botOwnerId: null, trustedEmail: true }, app.clock.now());
-      await tx.insertInto('realm_system_bots').values({ realm_id: realm.id, kind, user_id: user.id }).execute();
-      // Administrators' realm_bots list every bot of the organization, this one included.
-      const admins = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).where('role', '<=', Role.ADMINISTRATOR).execute();
-      events.push(to(admins.map((a) => a.id), { type: 'realm_bot', op: 'add', bot: presentBot(user) }));
-      return { user, events };
-    });
-    publishCommitted(app, realm.id, stamp, result.events);
+    const { result } = await writeWithEvents(
+      app,
+      realm.id,
+      async (tx) => {
+        let email = `${local}.system@${realmHost(app, realm)}`;
+        if (await userByEmail(tx, realm.id, email)) email = `${local}.system.${randomBytes(3).toString('hex')}@${realmHost(app, realm)}`;
+        const { user, events } = await insertUser(tx, app.store.dialect, realm, { email, fullName: name, passwordHash: null, role: Role.MEMBER, isBot: true, botType: 1, botOwnerId: null, trustedEmail: true }, app.clock.now());
+        await tx.insertInto('realm_system_bots').values({ realm_id: realm.id, kind, user_id: user.id }).execute();
+        // Administrators' realm_bots list every bot of the organization, this one included.
+        const admins = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).where('role', '<=', Role.ADMINISTRATOR).execute();
+        events.push(to(admins.map((a) => a.id), { type: 'realm_bot', op: 'add', bot: presentBot(user) }));
+        return { user, events };
+      },
+      (r) => r.events,
+    );
     return result.user;
   } catch (err) {
     // Another process created it at the same moment (the primary key on realm_system_bots refused ours).

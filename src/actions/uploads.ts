@@ -6,7 +6,7 @@ import type { UploadedFile } from '../core/results.js';
 import { badRequest } from '../core/api-error.js';
 import { newPathId, newUrlSecret } from '../lib/uploads.js';
 import { uploadFileKey } from '../lib/storage/keys.js';
-import { publishCommitted } from '../events/publish.js';
+import { writeWithEvents } from '../events/publish.js';
 import { attachmentEvents } from './attachments.js';
 
 const MIB = 1024 * 1024;
@@ -32,25 +32,29 @@ export async function doUploadFile(app: AppContext, realm: Realm, user: User, fi
   const key = uploadFileKey(pathId);
   await app.files.put(key, await file.read(), file.mimeType);
   try {
-    const { result: outgoing, stamp } = await app.store.write(async (tx) => {
-      await checkQuota(app, tx, realm.id, file.size);
-      const att = await tx
-        .insertInto('attachments')
-        .values({
-          realm_id: realm.id,
-          owner_id: user.id,
-          path_id: pathId,
-          file_name: fileName,
-          size: file.size,
-          content_type: file.mimeType || 'application/octet-stream',
-          create_time: app.clock.now(),
-          url_secret: newUrlSecret(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return attachmentEvents(tx, 'add', [att]);
-    });
-    publishCommitted(app, realm.id, stamp, outgoing);
+    await writeWithEvents(
+      app,
+      realm.id,
+      async (tx) => {
+        await checkQuota(app, tx, realm.id, file.size);
+        const att = await tx
+          .insertInto('attachments')
+          .values({
+            realm_id: realm.id,
+            owner_id: user.id,
+            path_id: pathId,
+            file_name: fileName,
+            size: file.size,
+            content_type: file.mimeType || 'application/octet-stream',
+            create_time: app.clock.now(),
+            url_secret: newUrlSecret(),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return attachmentEvents(tx, 'add', [att]);
+      },
+      (events) => events,
+    );
   } catch (err) {
     // No row, no file: an unrecorded file would count against nothing and never be served.
     await app.files.delete(key).catch(() => undefined);

@@ -3,7 +3,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, Stream, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { publishCommitted, to, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, to, type Outgoing } from '../events/publish.js';
 import { emailWatchersChanged } from '../lib/mail/watchers.js';
 import { badRequest } from '../core/api-error.js';
 import { canSeeStream, subscriptionRow } from '../lib/streams/access.js';
@@ -42,52 +42,56 @@ export async function doSetTopicVisibility(app: AppContext, realm: Realm, user: 
   const topic = normalizeTopicInput(input.topic, realm);
   checkTopicLength(topic);
   const now = app.clock.now();
-  const { result, stamp } = await app.store.write(async (tx) => {
-    const { stream, mutedChannel } = await visibleStream(tx, user, input.stream, input.policy === VisibilityPolicy.NONE);
-    // Unmuted only means something in a muted channel; elsewhere it is stored as none.
-    const policy = input.policy === VisibilityPolicy.UNMUTED && !mutedChannel ? VisibilityPolicy.NONE : input.policy;
-    const key = topicKey(topic);
-    const current = await tx
-      .selectFrom('user_topics')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('stream_id', '=', stream.id)
-      .where('topic_key', '=', key)
-      .executeTakeFirst();
-    const currentPolicy = current?.visibility_policy ?? VisibilityPolicy.NONE;
-    // Setting the policy a topic already has succeeds and changes nothing (FL 169: no error).
-    if (policy === currentPolicy && (policy === VisibilityPolicy.NONE || current?.topic === topic)) return [];
-    if (policy === VisibilityPolicy.NONE) {
-      await tx.deleteFrom('user_topics').where('user_id', '=', user.id).where('stream_id', '=', stream.id).where('topic_key', '=', key).execute();
-    } else if (current) {
-      await tx
-        .updateTable('user_topics')
-        .set({ topic, visibility_policy: policy, last_updated: now })
+  await writeWithEvents(
+    app,
+    realm.id,
+    async (tx) => {
+      const { stream, mutedChannel } = await visibleStream(tx, user, input.stream, input.policy === VisibilityPolicy.NONE);
+      // Unmuted only means something in a muted channel; elsewhere it is stored as none.
+      const policy = input.policy === VisibilityPolicy.UNMUTED && !mutedChannel ? VisibilityPolicy.NONE : input.policy;
+      const key = topicKey(topic);
+      const current = await tx
+        .selectFrom('user_topics')
+        .selectAll()
         .where('user_id', '=', user.id)
         .where('stream_id', '=', stream.id)
         .where('topic_key', '=', key)
-        .execute();
-    } else {
-      await tx.insertInto('user_topics').values({ user_id: user.id, stream_id: stream.id, topic, topic_key: key, visibility_policy: policy, last_updated: now }).execute();
-    }
-    const emptyName = emptyTopicDisplayName(realm);
-    const out: Outgoing[] = [];
-    // The legacy event carries the whole muted list; queues that asked for user_topic do not get it.
-    if ((currentPolicy === VisibilityPolicy.MUTED) !== (policy === VisibilityPolicy.MUTED)) {
-      out.push(to([user.id], { type: 'muted_topics', muted_topics: await mutedTopicsList(tx, user.id), __empty_topic_name: emptyName }));
-    }
-    out.push(
-      to([user.id], {
-        type: 'user_topic',
-        stream_id: stream.id,
-        topic_name: topic,
-        last_updated: now,
-        visibility_policy: policy,
-        __empty_topic_name: emptyName,
-      }),
-    );
-    return out;
-  });
-  publishCommitted(app, realm.id, stamp, result);
+        .executeTakeFirst();
+      const currentPolicy = current?.visibility_policy ?? VisibilityPolicy.NONE;
+      // Setting the policy a topic already has succeeds and changes nothing (FL 169: no error).
+      if (policy === currentPolicy && (policy === VisibilityPolicy.NONE || current?.topic === topic)) return [];
+      if (policy === VisibilityPolicy.NONE) {
+        await tx.deleteFrom('user_topics').where('user_id', '=', user.id).where('stream_id', '=', stream.id).where('topic_key', '=', key).execute();
+      } else if (current) {
+        await tx
+          .updateTable('user_topics')
+          .set({ topic, visibility_policy: policy, last_updated: now })
+          .where('user_id', '=', user.id)
+          .where('stream_id', '=', stream.id)
+          .where('topic_key', '=', key)
+          .execute();
+      } else {
+        await tx.insertInto('user_topics').values({ user_id: user.id, stream_id: stream.id, topic, topic_key: key, visibility_policy: policy, last_updated: now }).execute();
+      }
+      const emptyName = emptyTopicDisplayName(realm);
+      const out: Outgoing[] = [];
+      // The legacy event carries the whole muted list; queues that asked for user_topic do not get it.
+      if ((currentPolicy === VisibilityPolicy.MUTED) !== (policy === VisibilityPolicy.MUTED)) {
+        out.push(to([user.id], { type: 'muted_topics', muted_topics: await mutedTopicsList(tx, user.id), __empty_topic_name: emptyName }));
+      }
+      out.push(
+        to([user.id], {
+          type: 'user_topic',
+          stream_id: stream.id,
+          topic_name: topic,
+          last_updated: now,
+          visibility_policy: policy,
+          __empty_topic_name: emptyName,
+        }),
+      );
+      return out;
+    },
+    (events) => events,
+  );
   emailWatchersChanged(app, realm.id);
 }

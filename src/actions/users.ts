@@ -15,7 +15,7 @@ import { realmUserDefaultOverrides, startingSettings } from '../lib/realm-user-d
 import { presentUser } from '../presenters/user.js';
 import { unknownUser } from '../models/unknown-user.js';
 import { viewersWithoutAccess } from '../lib/user-access.js';
-import { publishCommitted, type Outgoing } from '../events/publish.js';
+import { writeWithEvents, type Outgoing } from '../events/publish.js';
 import type { Dialect } from '../store/dialect.js';
 import { lockStreams, nextMessageId } from '../lib/messages/unread.js';
 import { defaultAvatarSource } from '../lib/avatars.js';
@@ -149,8 +149,7 @@ async function applyDefaultEmailVisibility(tx: Transaction<DB>, realm: Realm, us
 export async function doCreateUser(app: AppContext, realm: Realm, input: Omit<NewUserInput, 'passwordHash'> & { password: string | null }): Promise<User> {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const host = input.host ?? realmHostName(app.config.externalUrl, realm);
-  const { result, stamp } = await app.store.write((tx) => insertUser(tx, app.store.dialect, realm, { ...input, host, passwordHash }, app.clock.now()));
-  publishCommitted(app, realm.id, stamp, result.events);
+  const { result } = await writeWithEvents(app, realm.id, (tx) => insertUser(tx, app.store.dialect, realm, { ...input, host, passwordHash }, app.clock.now()), (r) => r.events);
   await announceSignup(app, realm, result.user);
   return result.user;
 }
