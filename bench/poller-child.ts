@@ -6,7 +6,8 @@ import { H2SessionPool, type H2Connection } from './h2-connection.js';
 
 /** h1: one socket per queue (lean-http.ts); h2: queues as streams of shared HTTP/2 sessions (h2-connection.ts). */
 export type Transport = 'h1' | 'h2';
-export type ToChild = { type: 'init'; url: string; creds: Cred[]; registerConcurrency: number; transport: Transport } | { type: 'stats' } | { type: 'stop' };
+/** pollUrls (h1 only): each queue polls these in turn, starting at its index, instead of the node it registered on. */
+export type ToChild = { type: 'init'; url: string; creds: Cred[]; registerConcurrency: number; transport: Transport; pollUrls?: string[] } | { type: 'stats' } | { type: 'stop' };
 export type FromChild =
   | { type: 'ready'; registered: number; failed: number; firstError?: string }
   | { type: 'complete'; seq: number; count: number }
@@ -19,6 +20,9 @@ export const STAMP = 'bench-ts:';
 interface Poller {
   cred: Cred;
   client: LeanConnection | H2Connection;
+  /** With pollUrls: one connection per node, polled in turn (`turn` counts the polls). */
+  pollClients: LeanConnection[] | null;
+  turn: number;
   queueId: string;
   /** Computed once: a poll then costs the child no base64 or URL encoding. */
   pollHeaders: Record<string, string>;
@@ -49,7 +53,8 @@ async function register(p: Poller, params: Record<string, string>): Promise<Reco
 
 async function poll(p: Poller): Promise<{ body: Record<string, any>; receivedAt: number }> {
   const target = `/api/v1/events?queue_id=${encodeURIComponent(p.queueId)}&last_event_id=${p.lastEventId}`;
-  const res = await p.client.request('GET', target, p.pollHeaders);
+  const client = p.pollClients ? p.pollClients[p.turn++ % p.pollClients.length] : p.client;
+  const res = await client.request('GET', target, p.pollHeaders);
   return { body: parseOk('events', res), receivedAt: res.receivedAt };
 }
 
@@ -60,7 +65,8 @@ function onEvents(events: { id: number; type: string; message?: { content?: stri
     received++;
     const content = ev.message?.content ?? '';
     if (!content.startsWith(STAMP)) continue;
-    const [ts, seq] = content.slice(STAMP.length).split(':').map(Number);
+    // parseFloat: the stamp may be followed by the message's text.
+    const [ts, seq] = content.slice(STAMP.length).split(':').map((x) => parseFloat(x));
     latencies.push(t - ts);
     const n = (bySeq.get(seq) ?? 0) + 1;
     bySeq.set(seq, n);
@@ -95,7 +101,7 @@ async function loop(p: Poller): Promise<void> {
 let baseUrl = '';
 let h2Pool: H2SessionPool | null = null;
 
-async function init(url: string, creds: Cred[], concurrency: number, transport: Transport): Promise<void> {
+async function init(url: string, creds: Cred[], concurrency: number, transport: Transport, pollUrls?: string[]): Promise<void> {
   baseUrl = url;
   if (transport === 'h2') h2Pool = new H2SessionPool(url);
   let next = 0;
@@ -106,7 +112,8 @@ async function init(url: string, creds: Cred[], concurrency: number, transport: 
       const cred = creds[next++];
       // Over HTTP/1.1, one connection per queue, as a real client would hold: the long-poll occupies it.
       const client = h2Pool ? h2Pool.connection() : new LeanConnection(url);
-      const p: Poller = { cred, client, queueId: '', pollHeaders: headersFor(cred, false), lastEventId: -1, waiting: false };
+      const pollClients = pollUrls && transport === 'h1' ? pollUrls.map((u) => new LeanConnection(u)) : null;
+      const p: Poller = { cred, client, pollClients, turn: pollers.length, queueId: '', pollHeaders: headersFor(cred, false), lastEventId: -1, waiting: false };
       try {
         const body = await register(p, { event_types: '["message"]', fetch_event_types: '[]', apply_markdown: 'false' });
         p.queueId = body.queue_id as string;
@@ -115,6 +122,7 @@ async function init(url: string, creds: Cred[], concurrency: number, transport: 
         failed++;
         firstError ??= String(err);
         client.destroy();
+        p.pollClients?.forEach((c) => c.destroy());
       }
     }
   };
@@ -125,7 +133,10 @@ async function init(url: string, creds: Cred[], concurrency: number, transport: 
 
 /** Drops the connections (ending the waiting polls), then deletes the queues so later scenarios start clean. */
 async function stop(): Promise<void> {
-  for (const p of pollers) p.client.destroy();
+  for (const p of pollers) {
+    p.client.destroy();
+    p.pollClients?.forEach((c) => c.destroy());
+  }
   h2Pool?.destroyAll();
   if (!pollers.length) return;
   const pool = new Pool(baseUrl, { connections: 8 });
@@ -142,7 +153,7 @@ async function stop(): Promise<void> {
 }
 
 process.on('message', (m: ToChild) => {
-  if (m.type === 'init') void init(m.url, m.creds, m.registerConcurrency, m.transport);
+  if (m.type === 'init') void init(m.url, m.creds, m.registerConcurrency, m.transport, m.pollUrls);
   else if (m.type === 'stats') {
     send({ type: 'stats', waiting: pollers.filter((p) => p.waiting).length, received, polls, errors, latencies, bySeq: Object.fromEntries(bySeq) });
     latencies = [];
