@@ -11,7 +11,7 @@ export type ToChild = { type: 'init'; url: string; creds: Cred[]; registerConcur
 export type FromChild =
   | { type: 'ready'; registered: number; failed: number; firstError?: string }
   | { type: 'complete'; seq: number; count: number }
-  | { type: 'stats'; waiting: number; received: number; polls: number; errors: number; latencies: number[]; bySeq: Record<number, number> }
+  | { type: 'stats'; waiting: number; received: number; polls: number; errors: number; stale: number; latencies: number[]; bySeq: Record<number, number> }
   | { type: 'stopped' };
 
 /** Messages whose content starts with this carry their send time and sequence number. */
@@ -38,6 +38,8 @@ const bySeq = new Map<number, number>();
 let received = 0;
 let polls = 0;
 let errors = 0;
+/** Message events at or below the poll's last_event_id: the client had them already (a duplicate). */
+let stale = 0;
 
 function parseOk(path: string, res: LeanResponse): Record<string, any> {
   if (res.status !== 200) throw new Error(`${path} → ${res.status} ${res.body.slice(0, 200)}`);
@@ -82,7 +84,10 @@ async function loop(p: Poller): Promise<void> {
       p.waiting = false;
       polls++;
       const events = body.events as { id: number; type: string }[];
-      for (const ev of events) p.lastEventId = Math.max(p.lastEventId, ev.id);
+      for (const ev of events) {
+        if (ev.type === 'message' && ev.id <= p.lastEventId) stale++;
+        p.lastEventId = Math.max(p.lastEventId, ev.id);
+      }
       onEvents(events, pollers.length, receivedAt);
       // One child plays thousands of clients on a shared core: answers that arrived together are
       // all timed before any of their pollers writes its next request (each write a system call
@@ -155,7 +160,7 @@ async function stop(): Promise<void> {
 process.on('message', (m: ToChild) => {
   if (m.type === 'init') void init(m.url, m.creds, m.registerConcurrency, m.transport, m.pollUrls);
   else if (m.type === 'stats') {
-    send({ type: 'stats', waiting: pollers.filter((p) => p.waiting).length, received, polls, errors, latencies, bySeq: Object.fromEntries(bySeq) });
+    send({ type: 'stats', waiting: pollers.filter((p) => p.waiting).length, received, polls, errors, stale, latencies, bySeq: Object.fromEntries(bySeq) });
     latencies = [];
   } else if (m.type === 'stop') {
     stopped = true;

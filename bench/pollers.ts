@@ -15,7 +15,7 @@ export interface PollerGroup {
   firstError?: string;
   /** Resolves when every child saw message seq on all its queues (false after timeoutMs). */
   waitComplete(seq: number, timeoutMs: number): Promise<boolean>;
-  stats(): Promise<{ waiting: number; received: number; polls: number; errors: number; latencies: number[]; bySeq: Record<number, number> }>;
+  stats(): Promise<{ waiting: number; received: number; polls: number; errors: number; stale: number; latencies: number[]; bySeq: Record<number, number> }>;
   stop(): Promise<void>;
 }
 
@@ -84,6 +84,7 @@ export async function startPollers(url: string, creds: Cred[], opts: { perChild?
         received: all.reduce((a, r) => a + r.received, 0),
         polls: all.reduce((a, r) => a + r.polls, 0),
         errors: all.reduce((a, r) => a + r.errors, 0),
+        stale: all.reduce((a, r) => a + r.stale, 0),
         latencies: all.flatMap((r) => r.latencies),
         bySeq,
       };

@@ -136,6 +136,8 @@ interface SendFigures {
   failed: number;
   latencies: number[];
   perNode: number[];
+  /** Acknowledged sends to each channel (index into the channel list). */
+  perChannel: number[];
 }
 
 /**
@@ -144,7 +146,7 @@ interface SendFigures {
  * stamped with its send time, so the pollers time its delivery.
  */
 async function sendFor(nodes: Node[], creds: Cred[], channels: number[], concurrency: number, seconds: number): Promise<SendFigures> {
-  const f: SendFigures = { ok: 0, failed: 0, latencies: [], perNode: nodes.map(() => 0) };
+  const f: SendFigures = { ok: 0, failed: 0, latencies: [], perNode: nodes.map(() => 0), perChannel: channels.map(() => 0) };
   const end = performance.now() + seconds * 1000;
   let seq = 0;
   const worker = async (i: number) => {
@@ -160,6 +162,7 @@ async function sendFor(nodes: Node[], creds: Cred[], channels: number[], concurr
         if (r.status === 200) {
           f.ok++;
           f.perNode[n]++;
+          f.perChannel[k % channels.length]++;
           f.latencies.push(performance.now() - t0);
         } else f.failed++;
       } catch {
@@ -204,7 +207,7 @@ async function runVariant(variant: Variant, nodes: Node[], meta: FixtureMeta, db
     log(`  ${a.queues} queues registered in ${((Date.now() - t0) / 1000).toFixed(1)} s; warming up ${a.warmup} s`);
     await sendFor(nodes, senders, channels, a.concurrency, a.warmup);
     await sleep(1000);
-    await Promise.all(groups.map((g) => g.stats()));
+    const stale0 = (await Promise.all(groups.map((g) => g.stats()))).reduce((s, p) => s + p.stale, 0);
 
     const scrape0 = await Promise.all(nodes.map((x) => scrape(x.server.url)));
     const cpu0 = nodes.map((x) => cpuMs(x.server.pid));
@@ -234,6 +237,9 @@ async function runVariant(variant: Variant, nodes: Node[], meta: FixtureMeta, db
     }));
     const send = summarize(sent.latencies);
     const delivery = summarize(polled.flatMap((p) => p.latencies));
+    // Each message should reach every queue of its channel's members once: all people are in the first channel, the first `team` in the others.
+    const teamQueues = Array.from({ length: a.queues }, (_, k) => k % a.users).filter((u) => u < a.team).length;
+    const expected = sent.perChannel.reduce((s, n, c) => s + n * (c === 0 ? a.queues : teamQueues), 0);
     return {
       variant,
       nodes: nodes.length,
@@ -244,6 +250,8 @@ async function runVariant(variant: Variant, nodes: Node[], meta: FixtureMeta, db
       delivery_p50_ms: delivery.p50,
       delivery_p99_ms: delivery.p99,
       deliveries: delivery.n,
+      deliveries_expected: expected,
+      stale_events: polled.reduce((s, p) => s + p.stale, 0) - stale0,
       poll_errors: polled.reduce((s, p) => s + p.errors, 0),
       nodes_cpu_s: round(perNode.reduce((s, x) => s + x.cpu_s, 0)),
       nodes_cpu_ms_per_msg: round((perNode.reduce((s, x) => s + x.cpu_s, 0) * 1000) / Math.max(1, sent.ok), 3),
@@ -260,9 +268,9 @@ type VariantResult = Awaited<ReturnType<typeof runVariant>>;
 function printTable(results: VariantResult[], a: Args): void {
   const out = (s: string) => process.stdout.write(s + '\n');
   out(`\n${a.queues} long-poll queues of ${a.users} people, ${a.concurrency} senders for ${a.seconds} s over ${a.channels} channels; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  out('| variant | send msg/s | send p50 / p99 ms | delivery p50 / p99 ms | nodes CPU s (ms/msg) | database CPU s | clients CPU s |');
-  out('|---|---|---|---|---|---|---|');
-  for (const r of results) out(`| ${r.variant}: ${DESCRIBE[r.variant]} | ${r.send_rps} | ${r.send_p50_ms} / ${r.send_p99_ms} | ${r.delivery_p50_ms} / ${r.delivery_p99_ms} | ${r.nodes_cpu_s} (${r.nodes_cpu_ms_per_msg}) | ${r.db_cpu_s} | ${r.clients_cpu_s} |`);
+  out('| variant | send msg/s | send p50 / p99 ms | delivery p50 / p99 ms | deliveries (expected; stale) | nodes CPU s (ms/msg) | database CPU s | clients CPU s |');
+  out('|---|---|---|---|---|---|---|---|');
+  for (const r of results) out(`| ${r.variant}: ${DESCRIBE[r.variant]} | ${r.send_rps} | ${r.send_p50_ms} / ${r.send_p99_ms} | ${r.delivery_p50_ms} / ${r.delivery_p99_ms} | ${r.deliveries} (${r.deliveries_expected}; ${r.stale_events}) | ${r.nodes_cpu_s} (${r.nodes_cpu_ms_per_msg}) | ${r.db_cpu_s} | ${r.clients_cpu_s} |`);
   out('\n| variant | node | requests | of which polls | sends | CPU s | RSS MB | queues held | events delivered |');
   out('|---|---|---|---|---|---|---|---|---|');
   for (const r of results) for (const n of r.per_node) out(`| ${r.variant} | ${n.id} | ${n.requests} | ${n.polls} | ${n.sends} | ${n.cpu_s} | ${n.rss_mb} | ${n.queues_held} | ${n.events_delivered} |`);
@@ -292,7 +300,7 @@ async function main(): Promise<void> {
       running = await startNodes(`${PG_BASE}/${db}`, ids, variant === 'single' ? null : `parley.bench3.${process.pid}.${variant}`);
       await sleep(1000);
       const r = await runVariant(variant, running, meta, db, a);
-      log(`  ${r.send_rps} msg/s, send p50 ${r.send_p50_ms} ms p99 ${r.send_p99_ms} ms, delivery p50 ${r.delivery_p50_ms} ms p99 ${r.delivery_p99_ms} ms`);
+      log(`  ${r.send_rps} msg/s, send p50 ${r.send_p50_ms} ms p99 ${r.send_p99_ms} ms, delivery p50 ${r.delivery_p50_ms} ms p99 ${r.delivery_p99_ms} ms; ${r.deliveries} deliveries of ${r.deliveries_expected} expected, ${r.stale_events} stale`);
       results.push(r);
       await Promise.all(running.map((x) => x.server.stop()));
       for (const x of running) fs.rmSync(x.dataDir, { recursive: true, force: true });
