@@ -15,7 +15,7 @@ export interface PollerGroup {
   firstError?: string;
   /** Resolves when every child saw message seq on all its queues (false after timeoutMs). */
   waitComplete(seq: number, timeoutMs: number): Promise<boolean>;
-  stats(): Promise<{ waiting: number; received: number; polls: number; errors: number; latencies: number[]; bySeq: Record<number, number> }>;
+  stats(): Promise<{ waiting: number; received: number; polls: number; errors: number; stale: number; latencies: number[]; bySeq: Record<number, number> }>;
   stop(): Promise<void>;
 }
 
@@ -36,7 +36,7 @@ function next<T extends FromChild['type']>(child: ChildProcess, type: T, timeout
 }
 
 /** Starts ceil(creds / perChild) children, one queue per credential entry, and waits until all are polling. */
-export async function startPollers(url: string, creds: Cred[], opts: { perChild?: number; registerConcurrency?: number; timeoutMs?: number; transport?: Transport } = {}): Promise<PollerGroup> {
+export async function startPollers(url: string, creds: Cred[], opts: { perChild?: number; registerConcurrency?: number; timeoutMs?: number; transport?: Transport; pollUrls?: string[] } = {}): Promise<PollerGroup> {
   const perChild = opts.perChild ?? 5000;
   const children: ChildProcess[] = [];
   const completions = new Map<number, number>();
@@ -49,7 +49,7 @@ export async function startPollers(url: string, creds: Cred[], opts: { perChild?
       for (const w of waiters) w();
     });
     children.push(child);
-    child.send({ type: 'init', url, creds: creds.slice(i, i + perChild), registerConcurrency: opts.registerConcurrency ?? 16, transport: opts.transport ?? 'h1' } satisfies ToChild);
+    child.send({ type: 'init', url, creds: creds.slice(i, i + perChild), registerConcurrency: opts.registerConcurrency ?? 16, transport: opts.transport ?? 'h1', pollUrls: opts.pollUrls } satisfies ToChild);
   }
   const ready = await Promise.all(children.map((c) => next(c, 'ready', opts.timeoutMs ?? 600_000)));
   const ask = (m: ToChild) => children.forEach((c) => c.send(m));
@@ -84,6 +84,7 @@ export async function startPollers(url: string, creds: Cred[], opts: { perChild?
         received: all.reduce((a, r) => a + r.received, 0),
         polls: all.reduce((a, r) => a + r.polls, 0),
         errors: all.reduce((a, r) => a + r.errors, 0),
+        stale: all.reduce((a, r) => a + r.stale, 0),
         latencies: all.flatMap((r) => r.latencies),
         bySeq,
       };

@@ -116,6 +116,8 @@ export interface StartOptions {
   dataDir: string;
   databaseUrl?: string;
   nodeArgs?: string[];
+  /** More `parley serve` flags (--bus-url, --node-id …). */
+  args?: string[];
   env?: Record<string, string>;
 }
 
@@ -124,6 +126,7 @@ export async function startParley(opts: StartOptions): Promise<ServerProcess> {
   // --expose-gc lets the loop monitor collect garbage before reporting memory.
   const args = ['--expose-gc', ...(opts.nodeArgs ?? []), parleyBin(), 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', opts.dataDir];
   if (opts.databaseUrl) args.push('--database-url', opts.databaseUrl);
+  args.push(...(opts.args ?? []));
   const child = spawn(process.execPath, args, {
     cwd: serverRoot,
     env: { ...process.env, PARLEY_BOOTSTRAP: '0', PARLEY_LOOP_MONITOR: '1', ...BENCH_RATE_LIMITS, ...opts.env },
