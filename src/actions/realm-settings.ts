@@ -12,6 +12,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { groupSettingValue, type GroupSettingValue } from '../lib/groups.js';
 import { storeGroupSetting } from '../lib/streams/permissions.js';
 import { activeUserIds } from '../lib/users.js';
+import { accessSettingEvents } from '../lib/user-access.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 
 /** A group setting's requested change: the new value, and optionally the value the client believes is current. */
@@ -80,7 +81,12 @@ export async function doUpdateRealmSettings(app: AppContext, realm: Realm, actor
       .where('id', '=', realm.id)
       .execute();
     const users = await activeUserIds(tx, realm.id);
-    return events.map((e): Outgoing => to(users, e as never));
+    const out = events.map((e): Outgoing => to(users, e as never));
+    // Who may access whom changed: those limited before or after hear of the people they gained or lost.
+    if (overrides.can_access_all_users_group !== current.can_access_all_users_group) {
+      out.push(...(await accessSettingEvents(tx, row, { ...row, ...columns, settings: JSON.stringify(overrides) })));
+    }
+    return out;
   });
   if (!result.length) return;
   // Every node re-reads the organization row on its next request.

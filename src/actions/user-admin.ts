@@ -7,14 +7,13 @@ import { Role, isAdminRole } from '../models/roles.js';
 import { directSystemGroupsForRole } from '../models/system-groups.js';
 import { systemGroupIds } from '../lib/groups.js';
 import { accessibleUserIds, apiEmailFor, canSeeDeliveryEmail, realmHostName, userByEmail } from '../lib/users.js';
-import { checkProfileData, realmProfileData, storeProfileData, type CheckedValue, type ProfileDataUpdate } from '../lib/profile-fields.js';
-import { UNKNOWN_USER_NAME } from '../models/unknown-user.js';
+import { checkProfileData, storeProfileData, type CheckedValue, type ProfileDataUpdate } from '../lib/profile-fields.js';
 import { canSeeStreamWithoutSubscription, subscriberIds } from '../lib/streams/access.js';
 import { streamDicts } from '../lib/streams/dicts.js';
 import { presentBot } from '../presenters/bot.js';
 import { avatarPerson } from '../presenters/avatar.js';
-import { isoDate, presentUser } from '../presenters/user.js';
-import { dropInaccessibleRecipients } from '../lib/user-access.js';
+import { isoDate } from '../presenters/user.js';
+import { accessDiffEvents, dropInaccessibleRecipients } from '../lib/user-access.js';
 import { defaultStreamIds } from '../lib/streams/administer.js';
 import { checkEmail, checkFullName } from './users.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
@@ -160,30 +159,9 @@ async function channelSightEvents(tx: Tx, realm: Realm, before: User, after: Use
   return events;
 }
 
-/**
- * After a role change, the users the user gained access to come as realm_user add, those they lost
- * as realm_user remove (the "Unknown user" placeholder for clients without user_list_incomplete), as
- * a subscription change that alters a restricted user's access does (lib/user-access.ts).
- */
+/** After a role change, what the user gained and lost access to (lib/user-access.ts, as for a subscription change). */
 async function ownAccessEvents(tx: Tx, realm: Realm, after: User, before: Set<number> | null): Promise<Outgoing[]> {
-  const now = await accessibleUserIds(tx, realm, after);
-  if (before === null && now === null) return [];
-  const all = () => tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).execute();
-  const everyone = before === null || now === null ? new Set((await all()).map((r) => r.id)) : null;
-  const was = before ?? everyone!;
-  const is = now ?? everyone!;
-  const gained = [...is].filter((id) => !was.has(id)).sort((a, b) => a - b);
-  const lost = [...was].filter((id) => !is.has(id)).sort((a, b) => a - b);
-  const events: Outgoing[] = [];
-  if (gained.length) {
-    const rows = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('id', 'in', gained).orderBy('id').execute();
-    const profiles = await realmProfileData(tx, realm.id, gained);
-    for (const u of rows) {
-      events.push(to([after.id], { type: 'realm_user', op: 'add', person: presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: canSeeDeliveryEmail(after, u), profileData: profiles.get(u.id) }) }));
-    }
-  }
-  for (const id of lost) events.push(to([after.id], { type: 'realm_user', op: 'remove', person: { user_id: id, full_name: UNKNOWN_USER_NAME } }));
-  return events;
+  return accessDiffEvents(tx, realm, after, before, await accessibleUserIds(tx, realm, after)) as Promise<Outgoing[]>;
 }
 
 /** new_email to everyone when the API email changed, the real one to those who may see it, a new avatar URL. */

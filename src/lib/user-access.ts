@@ -8,6 +8,8 @@ import { presentUser } from '../presenters/user.js';
 import { groupMemberIds } from './groups.js';
 import { realmSettings } from './realm-settings.js';
 import { accessibleUserIds, canSeeDeliveryEmail } from './users.js';
+import { realmProfileData } from './profile-fields.js';
+import { userStatus } from './user-status.js';
 
 /** An event for some users (the shape actions publish). */
 export interface AccessEvent {
@@ -43,26 +45,55 @@ export async function accessSnapshot(tx: Tx, realm: Realm): Promise<AccessSnapsh
   return { viewers, access };
 }
 
-/**
- * After the change: realm_user add (the full user) for each user a restricted user gained access
- * to, and realm_user remove for each they lost (clients without user_list_incomplete then show the
- * "Unknown user" placeholder), as the original does since feature level 228.
- */
+/** After a subscription change: the events each restricted user's gained and lost access calls for (accessDiffEvents). */
 export async function accessChangeEvents(tx: Tx, realm: Realm, before: AccessSnapshot | null): Promise<AccessEvent[]> {
   if (!before) return [];
   const out: AccessEvent[] = [];
-  for (const viewer of before.viewers) {
-    const was = before.access.get(viewer.id)!;
-    const now = (await accessibleUserIds(tx, realm, viewer)) ?? new Set<number>();
-    const gained = [...now].filter((id) => !was.has(id)).sort((a, b) => a - b);
-    const lost = [...was].filter((id) => !now.has(id)).sort((a, b) => a - b);
-    if (gained.length) {
-      const rows = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('id', 'in', gained).orderBy('id').execute();
-      for (const u of rows) {
-        out.push({ users: [viewer.id], event: { type: 'realm_user', op: 'add', person: presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: canSeeDeliveryEmail(viewer, u) }) } });
-      }
+  for (const viewer of before.viewers) out.push(...(await accessDiffEvents(tx, realm, viewer, before.access.get(viewer.id)!, await accessibleUserIds(tx, realm, viewer))));
+  return out;
+}
+
+/**
+ * For one viewer whose accessible set went from `was` to `now` (null: everyone): realm_user add (the
+ * full user, with profile data) and the user's status for each user gained, realm_user remove for
+ * each lost (clients without user_list_incomplete then show the "Unknown user" placeholder), as the
+ * original does since feature level 228.
+ */
+export async function accessDiffEvents(tx: Tx, realm: Realm, viewer: User, was: Set<number> | null, now: Set<number> | null): Promise<AccessEvent[]> {
+  if (was === null && now === null) return [];
+  const everyone = was === null || now === null ? new Set((await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).execute()).map((r) => r.id)) : null;
+  const before = was ?? everyone!;
+  const after = now ?? everyone!;
+  const gained = [...after].filter((id) => !before.has(id)).sort((a, b) => a - b);
+  const lost = [...before].filter((id) => !after.has(id)).sort((a, b) => a - b);
+  const out: AccessEvent[] = [];
+  if (gained.length) {
+    const rows = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('id', 'in', gained).orderBy('id').execute();
+    const profiles = await realmProfileData(tx, realm.id, gained);
+    for (const u of rows) {
+      const person = presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: canSeeDeliveryEmail(viewer, u), profileData: profiles.get(u.id) });
+      out.push({ users: [viewer.id], event: { type: 'realm_user', op: 'add', person } });
     }
-    for (const id of lost) out.push({ users: [viewer.id], event: { type: 'realm_user', op: 'remove', person: { user_id: id, full_name: UNKNOWN_USER_NAME } } });
+    // Register lists the statuses of the active users one may access: those gained come with them.
+    for (const u of rows) {
+      const status = u.is_active ? await userStatus(tx, u) : {};
+      if (Object.keys(status).length) out.push({ users: [viewer.id], event: { type: 'user_status', user_id: u.id, ...status } });
+    }
+  }
+  for (const id of lost) out.push({ users: [viewer.id], event: { type: 'realm_user', op: 'remove', person: { user_id: id, full_name: UNKNOWN_USER_NAME } } });
+  return out;
+}
+
+/**
+ * After can_access_all_users_group changed from `before`'s value to `after`'s (the organization row
+ * before and after): the events for each person limited under either value.
+ */
+export async function accessSettingEvents(tx: Tx, before: Realm, after: Realm): Promise<AccessEvent[]> {
+  const viewers = new Map<number, User>();
+  for (const realm of [before, after]) for (const v of (await restrictedUsers(tx, realm)) ?? []) viewers.set(v.id, v);
+  const out: AccessEvent[] = [];
+  for (const v of [...viewers.values()].sort((a, b) => a.id - b.id)) {
+    out.push(...(await accessDiffEvents(tx, after, v, await accessibleUserIds(tx, before, v), await accessibleUserIds(tx, after, v))));
   }
   return out;
 }
