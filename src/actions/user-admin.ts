@@ -87,15 +87,17 @@ export async function doUpdateUser(app: AppContext, realm: Realm, actor: User, f
     const after: User = { ...target, ...set };
     if (set.full_name !== undefined) events.push(to(everyone, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: after.full_name } }));
     if (set.role !== undefined) events.push(...(await roleChangeEvents(tx, realm, target, after, viewers, target.is_active === 1)));
-    if (accessBefore !== undefined) events.unshift(...(await ownAccessEvents(tx, realm, after, accessBefore)));
+    // First, and by concat: a guest made a member may gain more users than a call may take as arguments.
+    const own = accessBefore !== undefined ? await ownAccessEvents(tx, realm, after, accessBefore) : [];
     if (set.delivery_email !== undefined) events.push(...emailEvents(target, after, viewers));
     if (profile.length) {
       await storeProfileData(tx, target.id, profile);
       events.push(...profileFieldEvents(target.id, profile, everyone));
     }
     // Restricted users (can_access_all_users_group) hear nothing about a user they may not access.
-    await dropInaccessibleRecipients(tx, realm, events);
-    return { changed: Object.keys(set).length > 0, userId: target.id, events };
+    const all = own.concat(events);
+    await dropInaccessibleRecipients(tx, realm, all);
+    return { changed: Object.keys(set).length > 0, userId: target.id, events: all };
   });
   publishCommitted(app, realm.id, stamp, result.events);
   if (result.changed) app.caches.userChanged(result.userId);

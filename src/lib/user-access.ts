@@ -49,7 +49,7 @@ export async function accessSnapshot(tx: Tx, realm: Realm): Promise<AccessSnapsh
 export async function accessChangeEvents(tx: Tx, realm: Realm, before: AccessSnapshot | null): Promise<AccessEvent[]> {
   if (!before) return [];
   const out: AccessEvent[] = [];
-  for (const viewer of before.viewers) out.push(...(await accessDiffEvents(tx, realm, viewer, before.access.get(viewer.id)!, await accessibleUserIds(tx, realm, viewer))));
+  for (const viewer of before.viewers) for (const e of await accessDiffEvents(tx, realm, viewer, before.access.get(viewer.id)!, await accessibleUserIds(tx, realm, viewer))) out.push(e);
   return out;
 }
 
@@ -112,7 +112,9 @@ export async function accessDiffEvents(tx: Tx, realm: Realm, viewer: User, was: 
 
 /**
  * After can_access_all_users_group changed from `before`'s value to `after`'s (the organization row
- * before and after): the events for each person limited under either value.
+ * before and after): for each person limited under either value, what accessDiffEvents gives one
+ * viewer. Each event goes out once, to every viewer it concerns (a user's add differs only in the
+ * real email, so by whether the viewer may see it): guests × users events would be too many to send.
  */
 export async function accessSettingEvents(tx: Tx, before: Realm, after: Realm): Promise<AccessEvent[]> {
   const viewers = new Map<number, User>();
@@ -120,10 +122,36 @@ export async function accessSettingEvents(tx: Tx, before: Realm, after: Realm): 
   if (!viewers.size) return [];
   // Each limited person gains or loses most of the organization: read it once, not once per person.
   const people = await peopleOf(tx, after);
-  const out: AccessEvent[] = [];
+  const everyone = new Set(people.users.keys());
+  const gainedBy = new Map<number, { sees: number[]; not: number[] }>();
+  const lostBy = new Map<number, number[]>();
   for (const v of [...viewers.values()].sort((a, b) => a.id - b.id)) {
-    out.push(...(await accessDiffEvents(tx, after, v, await accessibleUserIds(tx, before, v), await accessibleUserIds(tx, after, v), people)));
+    const was = (await accessibleUserIds(tx, before, v)) ?? everyone;
+    const now = (await accessibleUserIds(tx, after, v)) ?? everyone;
+    for (const id of now) {
+      if (was.has(id)) continue;
+      let g = gainedBy.get(id);
+      if (!g) gainedBy.set(id, (g = { sees: [], not: [] }));
+      (canSeeDeliveryEmail(v, people.users.get(id)!) ? g.sees : g.not).push(v.id);
+    }
+    for (const id of was) if (!now.has(id)) (lostBy.get(id) ?? lostBy.set(id, []).get(id)!).push(v.id);
   }
+  const out: AccessEvent[] = [];
+  const gained = [...gainedBy.keys()].sort((a, b) => a - b);
+  for (const id of gained) {
+    const u = people.users.get(id)!;
+    const g = gainedBy.get(id)!;
+    for (const [users, sees] of [[g.sees, true], [g.not, false]] as const) {
+      if (users.length) out.push({ users, event: { type: 'realm_user', op: 'add', person: presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: sees, profileData: people.profiles.get(id) }) } });
+    }
+  }
+  // Statuses after every add: register lists those of the active users one may access.
+  for (const id of gained) {
+    const status = people.statuses.get(id);
+    const g = gainedBy.get(id)!;
+    if (status) out.push({ users: [...g.sees, ...g.not], event: { type: 'user_status', user_id: id, ...status } });
+  }
+  for (const id of [...lostBy.keys()].sort((a, b) => a - b)) out.push({ users: lostBy.get(id)!, event: { type: 'realm_user', op: 'remove', person: { user_id: id, full_name: UNKNOWN_USER_NAME } } });
   return out;
 }
 
