@@ -12,7 +12,9 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { groupSettingValue, type GroupSettingValue } from '../lib/groups.js';
 import { storeGroupSetting } from '../lib/streams/permissions.js';
 import { activeUserIds } from '../lib/users.js';
+import { accessSettingEvents } from '../lib/user-access.js';
 import { logInTransaction, publishLogged, to, type Outgoing } from '../events/publish.js';
+import type { PendingRow } from '../events/feed.js';
 
 /** A group setting's requested change: the new value, and optionally the value the client believes is current. */
 export interface GroupSettingChange {
@@ -73,22 +75,32 @@ export async function doUpdateRealmSettings(app: AppContext, realm: Realm, actor
       }
       events.push(prop.dict ? { type: 'realm', op: 'update_dict', property: 'default', data: { [name]: value } } : { type: 'realm', op: 'update', property: name, value });
     }
-    if (!events.length) return { changed: false, row: null };
+    if (!events.length) return { changed: false, rows: [] };
     await tx
       .updateTable('realms')
       .set({ ...columns, settings: JSON.stringify(overrides) })
       .where('id', '=', realm.id)
       .execute();
     const users = await activeUserIds(tx, realm.id);
-    const outgoing = events.map((e): Outgoing => to(users, e as never));
-    // Logged in this transaction, delivered below once the organization row is dropped from the caches.
-    return { changed: outgoing.length > 0, row: await logInTransaction(app, tx, realm.id, outgoing) };
+    const out = events.map((e): Outgoing => to(users, e as never));
+    // Who may access whom changed: those limited before or after hear of the people they gained or lost
+    // (concat: there may be more events than a call's arguments may be).
+    const all = overrides.can_access_all_users_group === current.can_access_all_users_group ? out : out.concat(await accessSettingEvents(tx, row, { ...row, ...columns, settings: JSON.stringify(overrides) }));
+    // Logged in this transaction, delivered below once the organization row is dropped from the
+    // caches; in rows of PUBLISH_BATCH notices: a change of can_access_all_users_group may send an
+    // event per user of the organization, more than one bus message should carry.
+    const rows: (PendingRow | null)[] = [];
+    for (let i = 0; i < all.length; i += PUBLISH_BATCH) rows.push(await logInTransaction(app, tx, realm.id, all.slice(i, i + PUBLISH_BATCH)));
+    return { changed: all.length > 0, rows };
   });
   if (!result.changed) return;
   // Every node re-reads the organization row on its next request.
   app.caches.realmChanged(realm.id);
-  publishLogged(app, result.row, stamp);
+  for (const row of result.rows) publishLogged(app, row, stamp);
 }
+
+/** Notices per event-log row (each notice names its commit, so rows of one commit are delivered as one would be). */
+const PUBLISH_BATCH = 256;
 
 /** Whether two group-setting values name the same group (a lone subgroup with no members is that group; order does not matter). */
 function sameSettingValue(a: GroupSettingValue, b: GroupSettingValue): boolean {

@@ -42,6 +42,8 @@ export interface UserTable {
   is_deleted: number;
   /** The owner-only permission to change other users' emails (migration 008; set by the operator). */
   can_change_user_emails: Generated<number>;
+  /** The permission to create accounts through POST /users (migration 031; set by the operator). */
+  can_create_users: Generated<number>;
   /** 1 until the first login of an API-created or imported account (migration 008). */
   first_login_pending: Generated<number>;
   /** JSON object of personal settings that differ from the defaults in models/user-settings. */
