@@ -10,15 +10,15 @@ export interface ChannelUnreads {
 }
 
 /**
- * A user's channel unreads as of a snapshot: `version` (unread_versions: a channel row's read bit
- * changed, or an unread one was deleted), `epoch` (message_versions: a message of the organization
- * changed channel or topic, or was deleted) and `maxId` (the newest message ID then). With both
- * counters unchanged, what differs in a later snapshot is only messages past `maxId`, and floors,
- * which are compared channel by channel. Lists are never changed in place: a register still
- * serializing an older answer may hold them.
+ * A user's channel unreads as of a snapshot: `versions` (unread_versions by channel: a channel row's
+ * read bit changed, or an unread one was deleted; channel 0: a row whose message was gone), `epoch`
+ * (message_versions: a message of the organization changed channel or topic, or was deleted) and
+ * `maxId` (the newest message ID then). With the epoch unchanged, a channel whose counter and floor
+ * are unchanged differs in a later snapshot only by messages past `maxId`; the others are read
+ * whole. Lists are never changed in place: a register still serializing an older answer may hold them.
  */
 interface Entry {
-  version: number;
+  versions: Map<number, number>;
   epoch: number;
   maxId: number;
   channels: Map<number, ChannelUnreads>;
@@ -104,13 +104,11 @@ function countIds(channels: Map<number, ChannelUnreads>): number {
   return n;
 }
 
-async function counters(tx: Tx, userId: number, realmId: number): Promise<{ version: number; epoch: number; maxId: number }> {
-  const { rows } = await sql<{ v: number | null; e: number | null; m: number | null }>`
-    SELECT (SELECT version FROM unread_versions WHERE user_id = ${userId}) AS v,
-           (SELECT version FROM message_versions WHERE realm_id = ${realmId}) AS e,
-           (SELECT max(id) FROM messages) AS m`.execute(tx);
-  const r = rows[0];
-  return { version: Number(r.v ?? 0), epoch: Number(r.e ?? 0), maxId: Number(r.m ?? 0) };
+async function counters(tx: Tx, userId: number, realmId: number): Promise<{ versions: Map<number, number>; epoch: number; maxId: number }> {
+  const { rows } = await sql<{ e: number | null; m: number | null }>`
+    SELECT (SELECT version FROM message_versions WHERE realm_id = ${realmId}) AS e, (SELECT max(id) FROM messages) AS m`.execute(tx);
+  const { rows: versions } = await sql<{ sid: number; v: number }>`SELECT stream_id AS sid, version AS v FROM unread_versions WHERE user_id = ${userId}`.execute(tx);
+  return { versions: new Map(versions.map((r) => [Number(r.sid), Number(r.v)])), epoch: Number(rows[0].e ?? 0), maxId: Number(rows[0].m ?? 0) };
 }
 
 /**
@@ -134,12 +132,13 @@ export async function sqliteChannelUnreads(tx: Tx, userId: number, realmId: numb
     c.entries.delete(userId);
     c.ids -= kept.ids;
   }
-  if (kept && kept.version === now.version && kept.epoch === now.epoch && kept.maxId <= now.maxId) {
-    // Channels whose floor moved, or new subscriptions whose floor is below what was seen, are read whole.
+  const sameVersion = (sid: number) => kept!.versions.get(sid) === now.versions.get(sid);
+  if (kept && kept.epoch === now.epoch && kept.maxId <= now.maxId && sameVersion(0)) {
+    // Channels whose counter or floor moved, or new subscriptions whose floor is below what was seen, are read whole.
     const whole: number[] = [];
     for (const [sid, floor] of floors) {
       const ch = kept.channels.get(sid);
-      if (ch && ch.floor === floor) channels.set(sid, ch);
+      if (ch && ch.floor === floor && sameVersion(sid)) channels.set(sid, ch);
       else if (ch || floor <= kept.maxId) whole.push(sid);
     }
     const skip = new Set(whole);
