@@ -154,6 +154,11 @@ test('the kept unread state follows sends, reads, moves, deletions, subscription
   await send(cat, main.id, 'beta', 'from Cat again');
   await check(ann, 'Cat unmuted');
 
+  // Registers of one user side by side, with a message between them.
+  const [a, b] = await Promise.all([registered(ann), send(ben, main.id, 'beta', 'between').then(() => registered(ann))]);
+  assert.ok(Array.isArray(a.streams) && Array.isArray(b.streams));
+  await check(ann, 'two registers side by side');
+
   // Another user's state is kept apart: Ben's reads change nothing of Ann's.
   await check(cat, 'Cat');
   await cat.ok('POST', 'mark_all_as_read', {});

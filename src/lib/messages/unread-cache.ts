@@ -148,6 +148,12 @@ export async function sqliteChannelUnreads(tx: Tx, userId: number, realmId: numb
     addRows(channels, await groupRows(tx, userId, 0, null), null);
   }
   const ids = countIds(channels);
+  // A register of the same user that ran alongside may have kept its own state meanwhile.
+  const other = c.entries.get(userId);
+  if (other) {
+    c.entries.delete(userId);
+    c.ids -= other.ids;
+  }
   if (ids >= unreadCacheLimits.minIds) {
     c.entries.set(userId, { ...now, channels, ids });
     c.ids += ids;
