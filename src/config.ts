@@ -12,6 +12,8 @@ export interface Config {
   dataDir: string;
   /** postgres://… to use PostgreSQL; empty means the embedded SQLite file in dataDir. */
   databaseUrl: string;
+  /** Where uploads, avatars, custom emoji and exports live: "local" (under dataDir, one node) or "database" (every node sharing it). */
+  fileStore: 'local' | 'database';
   /** Public base URL; organizations live on subdomains of its host (the root host is the "" organization). */
   externalUrl: string;
   /** Message bus for multi-node deployments: "local" (single process) or nats://host:port. */
@@ -118,6 +120,12 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return n;
 }
 
+function fileStoreFrom(value: string | undefined): 'local' | 'database' {
+  if (value === undefined || value === '') return 'local';
+  if (value !== 'local' && value !== 'database') throw new Error(`file store must be local or database, got "${value}"`);
+  return value;
+}
+
 function logLevelFrom(value: string | undefined): string {
   if (value === undefined || value === '') return 'info';
   if (!isLogLevel(value)) throw new Error(`log level must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
@@ -146,6 +154,7 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     port,
     dataDir,
     databaseUrl: flags['database-url'] ?? env.PARLEY_DATABASE_URL ?? '',
+    fileStore: fileStoreFrom(flags['file-store'] ?? env.PARLEY_FILE_STORE),
     externalUrl,
     busUrl: flags['bus-url'] ?? env.PARLEY_BUS_URL ?? 'local',
     nodeId: flags['node-id'] ?? env.PARLEY_NODE_ID ?? 'n1',

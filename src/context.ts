@@ -11,6 +11,7 @@ import type { SearchIndexer } from './lib/messages/search-indexer.js';
 import type { Logger } from './ops/logger.js';
 import type { OpsCounters } from './ops/counters.js';
 import type { ImageProxy } from './lib/image-proxy/sign.js';
+import type { FileStorage } from './lib/storage/index.js';
 
 export interface Clock {
   /** Current UNIX time in seconds. */
@@ -20,6 +21,8 @@ export interface Clock {
 export interface AppContext {
   config: Config;
   store: Store;
+  /** Uploaded bytes (uploads, avatars, custom emoji, exports): the one store PARLEY_FILE_STORE picks. */
+  files: FileStorage;
   queues: QueueRegistry;
   bus: EventBus;
   clock: Clock;

@@ -23,6 +23,7 @@ import { startQueuePresence } from './workers/queue-presence.js';
 import { SearchIndexer } from './lib/messages/search-indexer.js';
 import { createLogger, type Logger } from './ops/logger.js';
 import { OpsCounters } from './ops/counters.js';
+import { openFileStorage } from './lib/storage/open.js';
 
 export interface RunningServer {
   app: AppContext;
@@ -51,7 +52,8 @@ export async function openApp(config: Config, clock: Clock = systemClock, log: L
   // Nodes of one deployment share a database: its URL (or the SQLite directory) names the deployment.
   const rateLimits = await RequestRateLimits.open(config.rateLimits, config.databaseUrl, config.databaseUrl || config.dataDir);
   const imageProxy = await loadImageProxy(config, store);
-  return { config, store, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, rateLimits, mail: createOutbox(config), search, log, counters: new OpsCounters(), imageProxy };
+  const files = openFileStorage(config, store, clock);
+  return { config, store, files, bus, queues, clock, caches: new Caches(store, bus), passwordLimiter, rateLimits, mail: createOutbox(config), search, log, counters: new OpsCounters(), imageProxy };
 }
 
 const queueFile = (config: Config) => path.join(config.dataDir, `event-queues-${config.nodeId}.json`);

@@ -1,6 +1,7 @@
 // The parley command line: one JSON line per data command, --help/--version, usage errors (exit 2),
 // --realm "" for the root organization, README's --role 400, the config file and its precedence,
-// realm_url matching the running server, the first owner's login file, change-password, list-*.
+// realm_url matching the running server, the first owner's login file, change-password,
+// grant-permission, list-*.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,7 +12,7 @@ import { freshStorage, startServeProcess } from './helpers/storage.js';
 import { cli, cliProcess, freePort, jsonLine, root } from './helpers/cli.js';
 import { resolveConfig } from '../src/config-file.js';
 
-const COMMANDS = ['serve', 'create-realm', 'create-user', 'change-password', 'list-realms', 'list-users', 'migrate', 'backup', 'restore'];
+const COMMANDS = ['serve', 'create-realm', 'create-user', 'change-password', 'grant-permission', 'list-realms', 'list-users', 'migrate', 'backup', 'restore'];
 
 test('create-realm and create-user print one JSON line each', async () => {
   const st = await freshStorage();
@@ -223,6 +224,36 @@ test('change-password sets a new password that the running server accepts', asyn
       assert.match(both.stderr, /exactly one of --password and --password-stdin/);
       const nobody = await cli(['change-password', '--realm', '', '--email', 'nobody@example.com', '--password', 'x', ...st.args]);
       assert.equal(nobody.code, 1);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await st.cleanup();
+  }
+});
+
+test('grant-permission lets the first owner create users through the API; revoke and bad input', async () => {
+  const st = await freshStorage();
+  try {
+    const server = await startServeProcess(root, st);
+    try {
+      const email = /Email:\s+(\S+)/.exec(server.out)![1];
+      const password = /Password:\s+(\S+)/.exec(server.out)![1];
+      // Granted before the server has read (and cached) the owner's row for a request.
+      const out = jsonLine(await cli(['grant-permission', '--realm', '', '--email', email, '--permission', 'can_create_users', ...st.args]));
+      assert.deepEqual(Object.keys(out).sort(), ['email', 'granted', 'permission', 'realm_id', 'realm_url', 'user_id']);
+      assert.deepEqual([out.permission, out.granted], ['can_create_users', true]);
+      const key = await request(server.url, 'POST', 'fetch_api_key', { username: email, password });
+      const auth = { email, apiKey: key.body.api_key as string };
+      const created = await request(server.url, 'POST', 'users', { email: 'made.by.api@example.com', password: 'made-password', full_name: 'Made By Api' }, { auth });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const revoked = jsonLine(await cli(['grant-permission', '--realm', '', '--email', email, '--permission', 'can_create_users', '--revoke', ...st.args]));
+      assert.equal(revoked.granted, false);
+      const unknown = await cli(['grant-permission', '--realm', '', '--email', email, '--permission', 'can_forge_sender', ...st.args]);
+      assert.equal(unknown.code, 2, 'an unknown permission is a usage error');
+      const nobody = await cli(['grant-permission', '--realm', '', '--email', 'nobody@example.com', '--permission', 'can_create_users', ...st.args]);
+      assert.equal(nobody.code, 1);
+      assert.match(nobody.stderr, /no account nobody@example.com/);
     } finally {
       await server.stop();
     }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
 import { checkConsistency } from './helpers/events.js';
 import { newChannel } from './helpers/messages.js';
+import { grantCanCreateUsers } from './helpers/people.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../src/actions/account.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../src/actions/reminders.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, REMINDER_NOTE_MAX_LENGTH } from '../src/lib/state/realm-extras.js';
@@ -115,6 +116,7 @@ test('announcement channels: new members and new public channels created with an
   await admin.ok('PATCH', 'realm', { new_stream_announcements_stream_id: hall.id, signup_announcements_stream_id: hall.id });
   const latest = async () => (await ann.ok('GET', 'messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: hall.id }]), apply_markdown: false })).messages[0];
 
+  await grantCanCreateUsers(s, admin.userId);
   const newcomer = await admin.ok('POST', 'users', { email: 'newcomer@example.com', password: 'newcomer-password', full_name: 'New Comer' });
   let m = await latest();
   assert.deepEqual([m.subject, m.content], ['signups', `@_**New Comer|${newcomer.user_id}** joined this organization.`]);

@@ -12,6 +12,7 @@ import { typesCoveredInOtherFiles } from './helpers/consistency-files.js';
 import { changeEmail, RenamableClient } from './helpers/settings.js';
 import { uploadEmoji } from './helpers/emoji.js';
 import { uploadAvatar } from './helpers/avatars.js';
+import { grantCanCreateUsers } from './helpers/people.js';
 import sharp from 'sharp';
 
 let s: TestServer;
@@ -364,6 +365,7 @@ test('user administration: role, name, profile fields, deactivation with actions
     expect: ['realm_user', 'subscription', 'delete_message'],
   });
   await checkConsistency(watcher, () => s.owner.ok('POST', `users/${target.userId}/reactivate`), { expect: ['realm_user', 'user_group', 'subscription'] });
+  await grantCanCreateUsers(s, s.owner.userId);
   const created = await s.owner.ok('POST', 'users', { email: 'first.login@example.com', password: 'first-password', full_name: 'First Login' });
   assert.ok(created.user_id);
   await checkConsistency(watcher, () => s.owner.ok('POST', 'fetch_api_key', { username: 'first.login@example.com', password: 'first-password' }, { auth: null }), { expect: ['realm_user'] });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { mailTo as mailToOf, mailedKey } from './helpers/outbox.js';
 import { startTestServer, Client, type TestServer } from './helpers/server.js';
 import { expectError } from './helpers/assertions.js';
+import { grantCanCreateUsers } from './helpers/people.js';
 
 const clock = { t: Math.floor(Date.now() / 1000), now() { return this.t; } };
 let s: TestServer;
@@ -124,6 +125,7 @@ test('refusals: invalid address, address in use, disabled changes, unknown and e
   await expectError(confirm(typo), 'Invalid confirmation key');
   // Someone else takes the address before the link is followed.
   const right = lastKey('fay.right@example.org');
+  await grantCanCreateUsers(s, s.owner.userId);
   await s.owner.ok('POST', 'users', { email: 'fay.right@example.org', password: 'whatever-pass', full_name: 'Squatter' });
   await expectError(confirm(right), "Email 'fay.right@example.org' already in use");
 

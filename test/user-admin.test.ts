@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
 import { MODERN_CAPABILITIES, checkConsistency, drainEvents } from './helpers/events.js';
-import { limitAccessToMembers } from './helpers/people.js';
+import { grantCanCreateUsers, limitAccessToMembers } from './helpers/people.js';
 
 let s: TestServer;
 let admin: Client;
@@ -157,6 +157,7 @@ test('custom profile fields: create, list, set and clear values; errors; events'
 
 test('API-created users: date_joined moves to the first login', async () => {
 
+  await grantCanCreateUsers(s, s.owner.userId);
   const created = await s.owner.ok('POST', 'users', { email: 'late.joiner@example.com', password: 'late-password', full_name: 'Late Joiner' });
   const before = (await getUser(created.user_id)).date_joined;
   const now = Date.now();

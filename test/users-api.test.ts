@@ -3,6 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, request, type TestServer, type Client } from './helpers/server.js';
 import { drainEvents } from './helpers/events.js';
+import { grantCanCreateUsers } from './helpers/people.js';
 
 let s: TestServer;
 let alice: Client;
@@ -78,11 +79,12 @@ test('GET /users/me keeps its fields', async () => {
   assert.equal(r.delivery_email, alice.email);
 });
 
-test('POST /users: administrators only, duplicate email refused, realm_user add sent', async () => {
+test('POST /users: administrators with can_create_users only, duplicate email refused, realm_user add sent', async () => {
   const denied = await alice.post('users', { email: 'new1@example.com', password: 'pw-123456', full_name: 'New One' });
   assert.equal(denied.status, 400);
   assert.equal(denied.body.msg, 'Must be an organization administrator');
   const reg = await alice.ok('POST', 'register', { event_types: ['realm_user'] });
+  await grantCanCreateUsers(s, s.owner.userId);
   const r = await s.owner.ok('POST', 'users', { email: 'new1@example.com', password: 'pw-123456', full_name: 'New One' });
   assert.equal(typeof r.user_id, 'number');
   const events = await drainEvents(alice, reg.queue_id);

@@ -4,7 +4,7 @@ import type { Attachment, Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { publishCommitted, type Outgoing } from '../events/publish.js';
 import { invalidAttachment, presentAttachments, uploadSpaceUsed } from '../lib/attachments.js';
-import { uploadStorage } from '../lib/uploads.js';
+import { uploadFileKey } from '../lib/storage/keys.js';
 
 /** One `attachment` event per file, to its uploader, read in the transaction that changed it. */
 export async function attachmentEvents(tx: Tx, op: 'add' | 'update', atts: Attachment[]): Promise<Outgoing[]> {
@@ -29,6 +29,6 @@ export async function doDeleteAttachment(app: AppContext, realm: Realm, user: Us
     return { att, used: await uploadSpaceUsed(tx, realm.id) };
   });
   // After the commit: a failed write keeps both row and file; a failed delete leaves only unreachable bytes.
-  await uploadStorage(app).delete(result.att.path_id).catch(() => undefined);
+  await app.files.delete(uploadFileKey(result.att.path_id)).catch(() => undefined);
   publishCommitted(app, realm.id, stamp, [{ users: [user.id], event: { type: 'attachment', op: 'remove', attachment: { id: attachmentId }, upload_space_used: result.used } }]);
 }

@@ -4,8 +4,8 @@ import type { Realm, User } from '../store/schema.js';
 import { badRequest } from '../core/api-error.js';
 import { isAdminRole } from '../models/roles.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { avatarKey, defaultAvatarSource, resizeAvatar, type AvatarKind } from '../lib/avatars.js';
-import { avatarStore } from '../lib/storage/avatar-store.js';
+import { defaultAvatarSource, resizeAvatar, type AvatarKind } from '../lib/avatars.js';
+import { avatarFileKey } from '../lib/storage/keys.js';
 import { dropInaccessibleRecipients } from '../lib/user-access.js';
 import { avatarPerson } from '../presenters/avatar.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
@@ -32,7 +32,6 @@ export async function doDeleteAvatar(app: AppContext, realm: Realm, user: User):
 }
 
 async function setAvatar(app: AppContext, realm: Realm, user: User, source: string, images: Record<AvatarKind, Buffer> | null): Promise<User> {
-  const store = avatarStore(app.config.dataDir);
   const { result, stamp } = await app.store.write(async (tx) => {
     // The row is read under the write (FOR UPDATE on PostgreSQL): concurrent changes get distinct versions.
     let q = tx.selectFrom('users').selectAll().where('id', '=', user.id);
@@ -40,8 +39,9 @@ async function setAvatar(app: AppContext, realm: Realm, user: User, source: stri
     const before = await q.executeTakeFirstOrThrow();
     const version = before.avatar_version + 1;
     // Files are keyed by version, so writing them before the commit never replaces what is served now;
-    // a rolled-back change leaves unreferenced files that the next upload of that version overwrites.
-    if (images) for (const k of KINDS) await store.put(avatarKey(realm.id, user.id, version, k), images[k], 'image/png');
+    // a rolled-back change leaves (local store) unreferenced files that the next upload of that version
+    // overwrites, or (database store) nothing, the rows rolling back with it.
+    if (images) for (const k of KINDS) await app.files.put(avatarFileKey(realm.id, user.id, version, k), images[k], 'image/png', tx);
     await tx.updateTable('users').set({ avatar_source: source, avatar_version: version }).where('id', '=', user.id).execute();
     const after: User = { ...before, avatar_source: source, avatar_version: version };
     const viewers = await tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1).execute();
@@ -52,6 +52,6 @@ async function setAvatar(app: AppContext, realm: Realm, user: User, source: stri
   publishCommitted(app, realm.id, stamp, result.events);
   app.caches.userChanged(user.id);
   const { before } = result;
-  if (before.avatar_source === 'U') for (const k of KINDS) await store.delete(avatarKey(realm.id, user.id, before.avatar_version, k));
+  if (before.avatar_source === 'U') for (const k of KINDS) await app.files.delete(avatarFileKey(realm.id, user.id, before.avatar_version, k));
   return result.after;
 }

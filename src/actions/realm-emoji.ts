@@ -1,6 +1,4 @@
 // Adding and deactivating custom emoji: the image file, the row, and realm_emoji events in both forms.
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../store/schema.js';
@@ -9,17 +7,16 @@ import { publishCommitted } from '../events/publish.js';
 import { activeUserIds } from '../lib/users.js';
 import { hasRealmPermission } from '../lib/groups.js';
 import { Role } from '../models/roles.js';
-import { emojiDir, imageExtension, isAnimatedGif, MAX_EMOJI_FILE_BYTES, presentRealmEmoji, realmEmojiDict } from '../lib/realm-emoji.js';
+import { emojiFileKey } from '../lib/storage/keys.js';
+import { CONTENT_TYPES, imageExtension, isAnimatedGif, MAX_EMOJI_FILE_BYTES, presentRealmEmoji, realmEmojiDict } from '../lib/realm-emoji.js';
 
 export async function doAddRealmEmoji(app: AppContext, realm: Realm, user: User, name: string, data: Buffer): Promise<void> {
   if (data.length > MAX_EMOJI_FILE_BYTES) throw badRequest(`Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_BYTES / 1024 / 1024} MiB`);
   const ext = imageExtension(data);
-  const dir = emojiDir(app.config.dataDir, realm.id);
-  fs.mkdirSync(dir, { recursive: true });
   // The file is written first under a fresh name: a failed transaction leaves no row pointing nowhere.
   const fileName = `${Date.now()}-${randomBytes(4).toString('hex')}.${ext}`;
-  const file = path.join(dir, fileName);
-  fs.writeFileSync(file, data);
+  const key = emojiFileKey(realm.id, fileName);
+  await app.files.put(key, data, CONTENT_TYPES[ext]);
   try {
     const { result, stamp } = await app.store.write(async (tx) => {
       if (!(await hasRealmPermission(tx, user, realm, 'can_add_custom_emoji_group'))) throw badRequest('Insufficient permission');
@@ -40,7 +37,7 @@ export async function doAddRealmEmoji(app: AppContext, realm: Realm, user: User,
       },
     ]);
   } catch (err) {
-    fs.rmSync(file, { force: true });
+    await app.files.delete(key).catch(() => undefined);
     throw err;
   }
 }

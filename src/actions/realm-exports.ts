@@ -1,6 +1,7 @@
 // Data exports through the API: POST /export/realm starts one (written after the answer, in the original's
-// format, as a .tar.gz under <data dir>/exports/), DELETE removes it; every change sends realm_export to administrators.
+// format, as a .tar.gz kept in app.files under exports/), DELETE removes it; every change sends realm_export to administrators.
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.js';
@@ -11,13 +12,11 @@ import { publishCommitted, to } from '../events/publish.js';
 import { isAdminRole } from '../models/roles.js';
 import { realmUrl } from '../lib/state/realm.js';
 import { writeExportArchive } from '../export/archive.js';
+import { exportFileKey } from '../lib/storage/keys.js';
 import { adminRequired } from './settings.js';
 
 export const EXPORT_TYPES = ['public', 'full_with_consent', 'full_without_consent'] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
-
-/** Where API exports are written: <data dir>/exports/<file_key>. */
-export const exportsDir = (dataDir: string) => path.join(dataDir, 'exports');
 
 type ExportRow = { id: number; acting_user_id: number; export_type: string; export_time: number; pending: number; failed_time: number | null; deleted_time: number | null; file_key: string | null };
 
@@ -73,14 +72,19 @@ export async function doStartRealmExport(app: AppContext, realm: Realm, user: Us
 
 async function writeApiExport(app: AppContext, realm: Realm, id: number, exportType: ExportType): Promise<void> {
   const fileKey = `${realm.id}/${randomBytes(18).toString('base64url')}/parley-export-${realm.string_id || 'realm'}-${id}.tar.gz`;
-  const file = path.join(exportsDir(app.config.dataDir), fileKey);
+  // The archive is built in a temporary directory, then stored where every node can serve it.
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'parley-api-export-'));
+  const file = path.join(tmp, 'export.tar.gz');
   try {
     const users = await app.store.db.selectFrom('users').select(['id', 'settings']).where('realm_id', '=', realm.id).execute();
     const consented = new Set(users.filter((u) => (JSON.parse(u.settings) as { allow_private_data_export?: boolean }).allow_private_data_export === true).map((u) => u.id));
-    await writeExportArchive(app.store, realm, app.config.dataDir, file, exportType === 'public' ? { kind: 'public' } : { kind: 'consented', userIds: consented });
+    await writeExportArchive(app.store, app.files, realm, file, exportType === 'public' ? { kind: 'public' } : { kind: 'consented', userIds: consented });
+    await app.files.put(exportFileKey(fileKey), await fs.readFile(file), 'application/gzip');
+    await fs.rm(tmp, { recursive: true, force: true });
     await changeExports(app, realm, (tx) => tx.updateTable('realm_exports').set({ pending: 0, file_key: fileKey }).where('id', '=', id).execute());
   } catch (err) {
-    await fs.rm(file, { force: true });
+    await fs.rm(tmp, { recursive: true, force: true });
+    await app.files.delete(exportFileKey(fileKey)).catch(() => {});
     process.stderr.write(`export ${id} of organization ${realm.id} failed: ${err instanceof Error ? err.message : String(err)}\n`);
     await changeExports(app, realm, (tx) => tx.updateTable('realm_exports').set({ pending: 0, failed_time: app.clock.now() }).where('id', '=', id).execute()).catch(() => {});
   }
@@ -97,5 +101,5 @@ export async function doDeleteRealmExport(app: AppContext, realm: Realm, user: U
     await tx.updateTable('realm_exports').set({ deleted_time: app.clock.now() }).where('id', '=', id).execute();
     return row.file_key;
   });
-  if (fileKey) await fs.rm(path.join(exportsDir(app.config.dataDir), fileKey), { force: true });
+  if (fileKey) await app.files.delete(exportFileKey(fileKey));
 }

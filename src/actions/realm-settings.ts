@@ -12,6 +12,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { groupSettingValue, type GroupSettingValue } from '../lib/groups.js';
 import { storeGroupSetting } from '../lib/streams/permissions.js';
 import { activeUserIds } from '../lib/users.js';
+import { accessSettingEvents } from '../lib/user-access.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
 
 /** A group setting's requested change: the new value, and optionally the value the client believes is current. */
@@ -80,13 +81,22 @@ export async function doUpdateRealmSettings(app: AppContext, realm: Realm, actor
       .where('id', '=', realm.id)
       .execute();
     const users = await activeUserIds(tx, realm.id);
-    return events.map((e): Outgoing => to(users, e as never));
+    const out = events.map((e): Outgoing => to(users, e as never));
+    // Who may access whom changed: those limited before or after hear of the people they gained or lost
+    // (concat: there may be more events than a call's arguments may be).
+    if (overrides.can_access_all_users_group === current.can_access_all_users_group) return out;
+    return out.concat(await accessSettingEvents(tx, row, { ...row, ...columns, settings: JSON.stringify(overrides) }));
   });
   if (!result.length) return;
   // Every node re-reads the organization row on its next request.
   app.caches.realmChanged(realm.id);
-  publishCommitted(app, realm.id, stamp, result);
+  // In batches: a change of can_access_all_users_group may send an event per user of the
+  // organization, more than one bus message or one call's arguments should carry.
+  for (let i = 0; i < result.length; i += PUBLISH_BATCH) publishCommitted(app, realm.id, stamp, result.slice(i, i + PUBLISH_BATCH));
 }
+
+/** Events per publish (each notice names its commit, so batches of one commit are delivered as one would be). */
+const PUBLISH_BATCH = 256;
 
 /** Whether two group-setting values name the same group (a lone subgroup with no members is that group; order does not matter). */
 function sameSettingValue(a: GroupSettingValue, b: GroupSettingValue): boolean {

@@ -4,7 +4,8 @@ import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { UploadedFile } from '../core/results.js';
 import { badRequest } from '../core/api-error.js';
-import { newPathId, newUrlSecret, uploadStorage } from '../lib/uploads.js';
+import { newPathId, newUrlSecret } from '../lib/uploads.js';
+import { uploadFileKey } from '../lib/storage/keys.js';
 import { publishCommitted } from '../events/publish.js';
 import { attachmentEvents } from './attachments.js';
 
@@ -28,8 +29,8 @@ export async function doUploadFile(app: AppContext, realm: Realm, user: User, fi
   await checkQuota(app, app.store.db, realm.id, file.size);
   const fileName = (file.filename || 'uploaded-file').slice(0, 255);
   const pathId = newPathId(realm.id, fileName);
-  const storage = uploadStorage(app);
-  await storage.put(pathId, await file.read(), file.mimeType);
+  const key = uploadFileKey(pathId);
+  await app.files.put(key, await file.read(), file.mimeType);
   try {
     const { result: outgoing, stamp } = await app.store.write(async (tx) => {
       await checkQuota(app, tx, realm.id, file.size);
@@ -52,7 +53,7 @@ export async function doUploadFile(app: AppContext, realm: Realm, user: User, fi
     publishCommitted(app, realm.id, stamp, outgoing);
   } catch (err) {
     // No row, no file: an unrecorded file would count against nothing and never be served.
-    await storage.delete(pathId).catch(() => undefined);
+    await app.files.delete(key).catch(() => undefined);
     throw err;
   }
   return { pathId, fileName };

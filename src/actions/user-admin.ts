@@ -7,14 +7,13 @@ import { Role, isAdminRole } from '../models/roles.js';
 import { directSystemGroupsForRole } from '../models/system-groups.js';
 import { systemGroupIds } from '../lib/groups.js';
 import { accessibleUserIds, apiEmailFor, canSeeDeliveryEmail, realmHostName, userByEmail } from '../lib/users.js';
-import { checkProfileData, realmProfileData, storeProfileData, type CheckedValue, type ProfileDataUpdate } from '../lib/profile-fields.js';
-import { UNKNOWN_USER_NAME } from '../models/unknown-user.js';
+import { checkProfileData, storeProfileData, type CheckedValue, type ProfileDataUpdate } from '../lib/profile-fields.js';
 import { canSeeStreamWithoutSubscription, subscriberIds } from '../lib/streams/access.js';
 import { streamDicts } from '../lib/streams/dicts.js';
 import { presentBot } from '../presenters/bot.js';
 import { avatarPerson } from '../presenters/avatar.js';
-import { isoDate, presentUser } from '../presenters/user.js';
-import { dropInaccessibleRecipients } from '../lib/user-access.js';
+import { isoDate } from '../presenters/user.js';
+import { accessDiffEvents, dropInaccessibleRecipients } from '../lib/user-access.js';
 import { defaultStreamIds } from '../lib/streams/administer.js';
 import { checkEmail, checkFullName } from './users.js';
 import { publishCommitted, to, type Outgoing } from '../events/publish.js';
@@ -88,15 +87,17 @@ export async function doUpdateUser(app: AppContext, realm: Realm, actor: User, f
     const after: User = { ...target, ...set };
     if (set.full_name !== undefined) events.push(to(everyone, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: after.full_name } }));
     if (set.role !== undefined) events.push(...(await roleChangeEvents(tx, realm, target, after, viewers, target.is_active === 1)));
-    if (accessBefore !== undefined) events.unshift(...(await ownAccessEvents(tx, realm, after, accessBefore)));
+    // First, and by concat: a guest made a member may gain more users than a call may take as arguments.
+    const own = accessBefore !== undefined ? await ownAccessEvents(tx, realm, after, accessBefore) : [];
     if (set.delivery_email !== undefined) events.push(...emailEvents(target, after, viewers));
     if (profile.length) {
       await storeProfileData(tx, target.id, profile);
       events.push(...profileFieldEvents(target.id, profile, everyone));
     }
     // Restricted users (can_access_all_users_group) hear nothing about a user they may not access.
-    await dropInaccessibleRecipients(tx, realm, events);
-    return { changed: Object.keys(set).length > 0, userId: target.id, events };
+    const all = own.concat(events);
+    await dropInaccessibleRecipients(tx, realm, all);
+    return { changed: Object.keys(set).length > 0, userId: target.id, events: all };
   });
   publishCommitted(app, realm.id, stamp, result.events);
   if (result.changed) app.caches.userChanged(result.userId);
@@ -160,30 +161,9 @@ async function channelSightEvents(tx: Tx, realm: Realm, before: User, after: Use
   return events;
 }
 
-/**
- * After a role change, the users the user gained access to come as realm_user add, those they lost
- * as realm_user remove (the "Unknown user" placeholder for clients without user_list_incomplete), as
- * a subscription change that alters a restricted user's access does (lib/user-access.ts).
- */
+/** After a role change, what the user gained and lost access to (lib/user-access.ts, as for a subscription change). */
 async function ownAccessEvents(tx: Tx, realm: Realm, after: User, before: Set<number> | null): Promise<Outgoing[]> {
-  const now = await accessibleUserIds(tx, realm, after);
-  if (before === null && now === null) return [];
-  const all = () => tx.selectFrom('users').select('id').where('realm_id', '=', realm.id).execute();
-  const everyone = before === null || now === null ? new Set((await all()).map((r) => r.id)) : null;
-  const was = before ?? everyone!;
-  const is = now ?? everyone!;
-  const gained = [...is].filter((id) => !was.has(id)).sort((a, b) => a - b);
-  const lost = [...was].filter((id) => !is.has(id)).sort((a, b) => a - b);
-  const events: Outgoing[] = [];
-  if (gained.length) {
-    const rows = await tx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('id', 'in', gained).orderBy('id').execute();
-    const profiles = await realmProfileData(tx, realm.id, gained);
-    for (const u of rows) {
-      events.push(to([after.id], { type: 'realm_user', op: 'add', person: presentUser(u, { clientGravatar: false, canSeeDeliveryEmail: canSeeDeliveryEmail(after, u), profileData: profiles.get(u.id) }) }));
-    }
-  }
-  for (const id of lost) events.push(to([after.id], { type: 'realm_user', op: 'remove', person: { user_id: id, full_name: UNKNOWN_USER_NAME } }));
-  return events;
+  return accessDiffEvents(tx, realm, after, before, await accessibleUserIds(tx, realm, after)) as Promise<Outgoing[]>;
 }
 
 /** new_email to everyone when the API email changed, the real one to those who may see it, a new avatar URL. */

@@ -31,7 +31,13 @@ export function withServerOptions(cmd: Command): Command {
     .option('--host <address>', 'address the server listens on (PARLEY_HOST; default 127.0.0.1)')
     .option('--port <n>', 'port the server listens on (PARLEY_PORT; default 9991)', portNumber)
     .option('--bus-url <url>', 'nats://host:4222 to share events between nodes (PARLEY_BUS_URL; default local)')
-    .option('--node-id <id>', "this node's name, prefix of its event queue IDs (PARLEY_NODE_ID; default n1)");
+    .option('--node-id <id>', "this node's name, prefix of its event queue IDs (PARLEY_NODE_ID; default n1)")
+    .option('--file-store <local|database>', 'where uploads, avatars, emoji and exports live: the data directory, or the database for several nodes (PARLEY_FILE_STORE; default local)', fileStore);
+}
+
+function fileStore(value: string): string {
+  if (value !== 'local' && value !== 'database') throw new InvalidArgumentError('expected local or database.');
+  return value;
 }
 
 function portNumber(value: string): string {
@@ -61,6 +67,7 @@ export function configOf(opts: Record<string, unknown>, env: Env): Config {
       port: s(opts.port),
       'bus-url': s(opts.busUrl),
       'node-id': s(opts.nodeId),
+      'file-store': s(opts.fileStore),
       bootstrap: s(opts.bootstrap),
       'log-level': s(opts.logLevel),
       metrics: s(opts.metrics),

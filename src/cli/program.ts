@@ -6,6 +6,7 @@ import type { CliIO } from './common.js';
 import { serveCommand } from './serve.js';
 import { createRealmCommand } from './create-realm.js';
 import { createUserCommand } from './create-user.js';
+import { grantPermissionCommand } from './grant-permission.js';
 import { changePasswordCommand } from './change-password.js';
 import { listRealmsCommand } from './list-realms.js';
 import { listUsersCommand } from './list-users.js';
@@ -28,7 +29,7 @@ function buildProgram(io: CliIO, err: (s: string) => void, onTerminal: boolean):
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpCommand(true)
     .showSuggestionAfterError(true);
-  for (const cmd of [serveCommand(io, onTerminal), createRealmCommand(io), createUserCommand(io), changePasswordCommand(io), listRealmsCommand(io), listUsersCommand(io), migrateCommand(io), backupCommand(io), restoreCommand(io), importCommand(io), exportCommand(io)]) {
+  for (const cmd of [serveCommand(io, onTerminal), createRealmCommand(io), createUserCommand(io), changePasswordCommand(io), grantPermissionCommand(io), listRealmsCommand(io), listUsersCommand(io), migrateCommand(io), backupCommand(io), restoreCommand(io), importCommand(io), exportCommand(io)]) {
     program.addCommand(cmd);
   }
   // Every command throws instead of exiting, and writes help to the caller's output.

@@ -10,7 +10,7 @@ export async function runExport(app: AppContext, subdomain: string, target: stri
   if (!realm) throw new Error(`no organization with subdomain "${subdomain}"`);
   // One consistent snapshot: messages sent meanwhile are either all in the export or not at all.
   const counts = /\.(tar\.gz|tgz)$/i.test(target)
-    ? await writeExportArchive(app.store, realm, app.config.dataDir, target, { kind: 'all' })
-    : await app.store.read((tx) => exportRealm(tx, realm, target, app.config.dataDir));
+    ? await writeExportArchive(app.store, app.files, realm, target, { kind: 'all' })
+    : await app.store.read((tx) => exportRealm(tx, realm, target, app.files));
   return { realm_id: realm.id, path: path.resolve(target), ...counts };
 }

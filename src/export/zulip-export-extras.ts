@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { Realm, User } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { avatarKey } from '../lib/avatars.js';
-import { avatarStore } from '../lib/storage/avatar-store.js';
+import type { FileStorage } from '../lib/storage/index.js';
+import { avatarFileKey } from '../lib/storage/keys.js';
 import { effectiveUserSettings } from '../models/user-settings.js';
 
 /** The organization's settings as columns of the original's realm row (a channel setting is its ID, or null). */
@@ -33,13 +33,12 @@ export async function realmUserDefaultRows(tx: Tx, realm: Realm): Promise<Record
  * Uploaded avatars in the original's layout: <realm>/<hash>.original (the largest image Parley keeps),
  * with .png and -medium.png beside it, one records.json entry per file.
  */
-export async function exportAvatars(users: User[], realm: Realm, dataDir: string, dir: string): Promise<Record<string, unknown>[]> {
-  const store = avatarStore(dataDir);
+export async function exportAvatars(tx: Tx, users: User[], realm: Realm, files: FileStorage, dir: string): Promise<Record<string, unknown>[]> {
   const records: Record<string, unknown>[] = [];
   for (const u of users) {
     if (u.avatar_source !== 'U') continue;
-    const standard = await store.get(avatarKey(realm.id, u.id, u.avatar_version, 'standard')).catch(() => null);
-    const medium = await store.get(avatarKey(realm.id, u.id, u.avatar_version, 'medium')).catch(() => null);
+    const standard = await files.get(avatarFileKey(realm.id, u.id, u.avatar_version, 'standard'), tx).catch(() => null);
+    const medium = await files.get(avatarFileKey(realm.id, u.id, u.avatar_version, 'medium'), tx).catch(() => null);
     if (!standard || !medium) continue;
     const base = `${realm.id}/${createHash('sha1').update(`parley-avatar:${realm.id}:${u.id}:${u.avatar_version}`).digest('hex')}`;
     for (const [suffix, data] of [['.original', medium], ['.png', standard], ['-medium.png', medium]] as const) {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { Tx } from '../store/store.js';
 import type { Realm } from '../store/schema.js';
 import { dmKey, idsFromKey } from '../lib/messages/recipients.js';
-import { emojiDir } from '../lib/realm-emoji.js';
+import type { FileStorage } from '../lib/storage/index.js';
+import { emojiFileKey, uploadFileKey } from '../lib/storage/keys.js';
 import { RECIPIENT_DM_GROUP, RECIPIENT_STREAM } from '../lib/streams-create.js';
 import { exportAvatars, realmColumns, realmUserDefaultRows, userColumns } from './zulip-export-extras.js';
 
@@ -40,8 +41,8 @@ const bool = (v: number) => v === 1;
  */
 export type ExportScope = { kind: 'all' } | { kind: 'public' } | { kind: 'consented'; userIds: Set<number> };
 
-/** Exports one organization into `dir` (created; must be empty) from a consistent read. */
-export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: string, scope: ExportScope = { kind: 'all' }): Promise<ExportCounts> {
+/** Exports one organization into `dir` (created; must be empty) from a consistent read; files come from `files`, read in that transaction. */
+export async function exportRealm(tx: Tx, realm: Realm, dir: string, files: FileStorage, scope: ExportScope = { kind: 'all' }): Promise<ExportCounts> {
   await fs.mkdir(dir, { recursive: true });
   if ((await fs.readdir(dir)).length) throw new Error(`${dir} is not empty`);
 
@@ -164,7 +165,7 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
   const emojiRecords: Record<string, unknown>[] = [];
   for (const e of emoji) {
     const rel = `${realm.id}/emoji/images/${e.file_name}`;
-    const data = await fs.readFile(path.join(emojiDir(dataDir, realm.id), e.file_name)).catch(() => null);
+    const data = await files.get(emojiFileKey(realm.id, e.file_name), tx).catch(() => null);
     if (!data) continue;
     await fs.mkdir(path.dirname(path.join(dir, 'emoji', rel)), { recursive: true });
     await fs.writeFile(path.join(dir, 'emoji', rel), data);
@@ -179,14 +180,14 @@ export async function exportRealm(tx: Tx, realm: Realm, dir: string, dataDir: st
   for (const a of attachments) {
     // Without the whole export's private data, only files some exported message links go in.
     if (consented !== null && !linked.has(a.id)) continue;
-    const data = await fs.readFile(path.join(dataDir, 'uploads', a.path_id)).catch(() => null);
+    const data = await files.get(uploadFileKey(a.path_id), tx).catch(() => null);
     if (!data) continue;
     await fs.mkdir(path.dirname(path.join(dir, 'uploads', a.path_id)), { recursive: true });
     await fs.writeFile(path.join(dir, 'uploads', a.path_id), data);
     uploadRecords.push({ realm_id: realm.id, user_profile_id: a.owner_id, path: a.path_id, s3_path: a.path_id, size: a.size, content_type: a.content_type, last_modified: a.create_time });
   }
   await writeJson(path.join(dir, 'uploads', 'records.json'), uploadRecords);
-  const avatarRecords = await exportAvatars(users, realm, dataDir, dir);
+  const avatarRecords = await exportAvatars(tx, users, realm, files, dir);
   await writeJson(path.join(dir, 'avatars', 'records.json'), avatarRecords);
   const exportedPaths = new Set(uploadRecords.map((r) => r.path));
   const linksOf = new Map<number, number[]>();

@@ -1,12 +1,12 @@
 // An imported organization's settings (plain, group and channel settings; new members' defaults),
 // people's uploaded avatars and the messages they scheduled, after groups, channels and people exist.
-import path from 'node:path';
 import fs from 'node:fs/promises';
 import type { Transaction } from 'kysely';
 import type { DB, Realm } from '../store/schema.js';
 import { systemGroupIds } from '../lib/groups.js';
-import { avatarKey, resizeAvatar, type AvatarKind } from '../lib/avatars.js';
-import { avatarStore } from '../lib/storage/avatar-store.js';
+import { resizeAvatar, type AvatarKind } from '../lib/avatars.js';
+import type { FileStorage } from '../lib/storage/index.js';
+import { avatarFileKey } from '../lib/storage/keys.js';
 import { renderMessage, type RenderContext } from '../lib/markdown/index.js';
 import { ImportError, type ImportBundle } from './bundle.js';
 import type { ChannelRef } from './write.js';
@@ -14,13 +14,14 @@ import type { ChannelRef } from './write.js';
 export interface SettingsWriteContext {
   tx: Transaction<DB>;
   realm: Realm;
-  dataDir: string;
+  /** The app's file store (written in tx, so the database store's rows commit with the import). */
+  files: FileStorage;
   userIds: Map<string, number>;
   channelIds: Map<string, ChannelRef>;
   /** Imported user groups: name → new ID. */
   groupIds: Map<string, number>;
   renderCtx: RenderContext;
-  /** Files written so far; removed if the import fails. */
+  /** Storage keys written so far; removed if the import fails. */
   written: string[];
 }
 
@@ -47,7 +48,6 @@ const KINDS: AvatarKind[] = ['standard', 'medium'];
 
 /** Uploaded avatars, resized as an upload is; a missing or undecodable image stops the import. */
 export async function writeAvatars(c: SettingsWriteContext, bundle: ImportBundle): Promise<number> {
-  const store = avatarStore(c.dataDir);
   let n = 0;
   for (const u of bundle.users) {
     if (!u.avatarFile) continue;
@@ -63,9 +63,9 @@ export async function writeAvatars(c: SettingsWriteContext, bundle: ImportBundle
     });
     const version = 2;
     for (const k of KINDS) {
-      const key = avatarKey(c.realm.id, userId, version, k);
-      c.written.push(path.join(c.dataDir, 'avatars', key));
-      await store.put(key, images[k], 'image/png');
+      const key = avatarFileKey(c.realm.id, userId, version, k);
+      c.written.push(key);
+      await c.files.put(key, images[k], 'image/png', c.tx);
     }
     await c.tx.updateTable('users').set({ avatar_source: 'U', avatar_version: version }).where('id', '=', userId).execute();
     n++;

@@ -1,7 +1,6 @@
 // Stores an ImportBundle as a new organization in one transaction: IDs remapped, rows bulk-inserted,
 // messages rendered as if sent, unread floors and first-message IDs set; upload files cleaned up on failure.
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
@@ -17,8 +16,9 @@ import { defaultAvatarSource } from '../lib/avatars.js';
 import { realmHostName } from '../lib/users.js';
 import { getOrCreateDmRecipient } from '../lib/messages/recipients.js';
 import { renderStreamDescription } from '../lib/streams/names.js';
-import { emojiDir, imageExtension, emojiUrl } from '../lib/realm-emoji.js';
-import { newPathId, newUrlSecret, uploadStorage } from '../lib/uploads.js';
+import { CONTENT_TYPES, imageExtension, emojiUrl } from '../lib/realm-emoji.js';
+import { newPathId, newUrlSecret } from '../lib/uploads.js';
+import { emojiFileKey, uploadFileKey } from '../lib/storage/keys.js';
 import { realmUrl as realmUrlOf } from '../lib/state/realm.js';
 import { renderContextFrom } from '../lib/markdown/index.js';
 import { insertMany } from './bulk.js';
@@ -73,7 +73,8 @@ export async function importBundle(app: AppContext, bundle: ImportBundle, opts: 
   validateBundle(bundle);
   const name = (opts.name ?? bundle.name).trim() || subdomain || 'Imported organization';
   const now = app.clock.now();
-  // Files are written during the transaction (their paths go into rows); on failure they are removed.
+  // Files are written during the transaction (their keys go into rows); on failure they are removed
+  // (the database store's rows roll back with the transaction anyway).
   const written: string[] = [];
   try {
     const target: ImportTarget = { subdomain, name, now, written, opts };
@@ -88,12 +89,12 @@ export async function importBundle(app: AppContext, bundle: ImportBundle, opts: 
     }
     return result.counts;
   } catch (err) {
-    await Promise.all(written.map((f) => fs.rm(f, { force: true })));
+    for (const key of written) await app.files.delete(key).catch(() => undefined);
     throw err;
   }
 }
 
-/** The new organization's names and time, the files written so far (removed on failure), and the caller's options. */
+/** The new organization's names and time, the storage keys written so far (removed on failure), and the caller's options. */
 interface ImportTarget {
   subdomain: string;
   name: string;
@@ -141,7 +142,7 @@ async function writeRows(app: AppContext, tx: Transaction<DB>, bundle: ImportBun
   const ctx: MessageWriteContext = { tx, dialect: app.store.dialect, realm, userIds, channelIds, subscriptions, attachments, emojiCodes: emoji.codes, renderCtx, progress: opts.progress };
   const m = await writeMessages(ctx, bundle);
   const groupIds = await writeExtras(tx, realm, bundle, userIds, channelIds, now);
-  const settingsCtx: SettingsWriteContext = { tx, realm, dataDir: app.config.dataDir, userIds, channelIds, groupIds, renderCtx, written };
+  const settingsCtx: SettingsWriteContext = { tx, realm, files: app.files, userIds, channelIds, groupIds, renderCtx, written };
   await writeRealmSettings(settingsCtx, bundle);
   const avatars = await writeAvatars(settingsCtx, bundle);
   const scheduled = await writeScheduledMessages(settingsCtx, bundle);
@@ -295,19 +296,18 @@ async function writeChannels(
   return { channelIds, subscriptions };
 }
 
-/** Custom emoji: files under the organization's emoji folder, rows; returns name → emoji code. */
+/** Custom emoji: images in the app's file store, rows; returns name → emoji code. */
 async function writeEmoji(app: AppContext, tx: Transaction<DB>, realm: Realm, bundle: ImportBundle, userIds: Map<string, number>, written: string[]) {
   const rows: { id: number; name: string; file_name: string }[] = [];
   const codes = new Map<string, string>();
   if (!bundle.emoji.length) return { rows, codes };
-  const dir = emojiDir(app.config.dataDir, realm.id);
-  await fs.mkdir(dir, { recursive: true });
   for (const e of bundle.emoji) {
     const data = await readSourceFile(e.sourceFile, `custom emoji "${e.name}"`);
-    const fileName = `${Date.now()}-${randomBytes(4).toString('hex')}.${imageExtension(data)}`;
-    const file = path.join(dir, fileName);
-    written.push(file);
-    await fs.writeFile(file, data);
+    const ext = imageExtension(data);
+    const fileName = `${Date.now()}-${randomBytes(4).toString('hex')}.${ext}`;
+    const key = emojiFileKey(realm.id, fileName);
+    written.push(key);
+    await app.files.put(key, data, CONTENT_TYPES[ext], tx);
     const row = await tx
       .insertInto('realm_emoji')
       .values({ realm_id: realm.id, name: e.name, file_name: fileName, author_id: e.authorKey ? (userIds.get(e.authorKey) ?? null) : null, deactivated: e.deactivated ? 1 : 0 })
@@ -328,12 +328,12 @@ export interface WrittenAttachment {
 
 async function writeAttachments(app: AppContext, tx: Transaction<DB>, realm: Realm, bundle: ImportBundle, userIds: Map<string, number>, written: string[]): Promise<Map<string, WrittenAttachment>> {
   const out = new Map<string, WrittenAttachment>();
-  const storage = uploadStorage(app);
   for (const a of bundle.attachments) {
     const data = await readSourceFile(a.sourceFile, `attachment "${a.fileName}"`);
     const pathId = newPathId(realm.id, a.fileName);
-    written.push(path.join(app.config.dataDir, 'uploads', pathId));
-    await storage.put(pathId, data, a.contentType);
+    const key = uploadFileKey(pathId);
+    written.push(key);
+    await app.files.put(key, data, a.contentType, tx);
     const row = await tx
       .insertInto('attachments')
       .values({ realm_id: realm.id, owner_id: userIds.get(a.ownerKey)!, path_id: pathId, file_name: a.fileName, size: data.length, content_type: a.contentType, create_time: a.createTime, url_secret: newUrlSecret() })

@@ -1,5 +1,4 @@
-// Custom emoji: names, image checks, where files live, and the API form of a row.
-import path from 'node:path';
+// Custom emoji: names, image checks, file names, and the API form of a row.
 import type { Tx } from '../store/store.js';
 import type { RealmEmojiTable } from '../store/schema.js';
 import type { Selectable } from 'kysely';
@@ -38,7 +37,6 @@ export function isAnimatedGif(data: Buffer): boolean {
   return frames > 1;
 }
 
-export const emojiDir = (dataDir: string, realmId: number) => path.join(dataDir, 'emoji', String(realmId));
 export const FILE_NAME_RE = /^\d+-[0-9a-f]{8}\.(png|gif|jpg|webp)$/;
 export const CONTENT_TYPES: Record<string, string> = { png: 'image/png', gif: 'image/gif', jpg: 'image/jpeg', webp: 'image/webp' };
 

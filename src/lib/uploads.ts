@@ -1,6 +1,5 @@
 // Uploaded files: names and paths, who may fetch one, linking to messages, and temporary signed URLs.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../store/store.js';
 import type { Attachment, User } from '../store/schema.js';
@@ -8,15 +7,10 @@ import { ApiError } from '../core/api-error.js';
 import { RawResponse } from '../core/results.js';
 import { canAccessStreamHistory, streamById } from './messages/access.js';
 import { isSubscribed } from './streams/access.js';
-import { localStorageAt, type FileStorage } from './storage/index.js';
+import { uploadFileKey } from './storage/keys.js';
 
 export const fileNotFound = () => new ApiError('This file does not exist or has been deleted.', 'BAD_REQUEST', 404);
 export const fileForbidden = () => new ApiError('You are not authorized to view this file.', 'BAD_REQUEST', 403);
-
-/** The upload store: <data dir>/uploads/ (the one place to switch to another FileStorage). */
-export function uploadStorage(app: AppContext): FileStorage {
-  return localStorageAt(path.join(app.config.dataDir, 'uploads'));
-}
 
 /** A name safe in a URL path segment and a file system: word characters, dots, dashes, underscores. */
 export function sanitizeFileName(name: string): string {
@@ -136,7 +130,7 @@ export async function attachmentForToken(tx: Tx, realmId: number, token: string,
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
 
 export async function fileResponse(app: AppContext, att: Attachment): Promise<RawResponse> {
-  const data = await uploadStorage(app).get(att.path_id);
+  const data = await app.files.get(uploadFileKey(att.path_id));
   if (!data) throw fileNotFound();
   const disposition = INLINE_TYPES.has(att.content_type) ? 'inline' : 'attachment';
   return new RawResponse(200, data, {

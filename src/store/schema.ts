@@ -4,6 +4,7 @@ import type { BotServiceTable, BotStorageTable, MutedUserTable, UserStatusTable 
 import type { ChannelAdminTables } from './schema-channel-admin.js';
 import type { PushTables } from './schema-push.js';
 import type { MailProxyTables } from './schema-mail-proxy.js';
+import type { FileTables } from './schema-files.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -40,6 +41,8 @@ export interface UserTable {
   is_deleted: number;
   /** The owner-only permission to change other users' emails (migration 008; set by the operator). */
   can_change_user_emails: Generated<number>;
+  /** The permission to create accounts through POST /users (migration 031; set by the operator). */
+  can_create_users: Generated<number>;
   /** 1 until the first login of an API-created or imported account (migration 008). */
   first_login_pending: Generated<number>;
   /** JSON object of personal settings that differ from the defaults in models/user-settings. */
@@ -521,7 +524,7 @@ export interface RealmExportTable {
   file_key: string | null;
 }
 
-export interface DB extends ChannelAdminTables, PushTables, MailProxyTables {
+export interface DB extends ChannelAdminTables, PushTables, MailProxyTables, FileTables {
   bot_storage: BotStorageTable;
   user_status: UserStatusTable;
   muted_users: MutedUserTable;

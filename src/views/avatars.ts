@@ -6,8 +6,8 @@ import { Type, id, oneOf, str } from '../core/param-types.js';
 import { badRequest, notFound } from '../core/api-error.js';
 import { RawResponse } from '../http/types.js';
 import { doDeleteAvatar, doUploadAvatar } from '../actions/avatars.js';
-import { AVATAR_SIZES, avatarKey, avatarOwner, identiconPng, type AvatarKind } from '../lib/avatars.js';
-import { avatarStore } from '../lib/storage/avatar-store.js';
+import { AVATAR_SIZES, avatarOwner, identiconPng, type AvatarKind } from '../lib/avatars.js';
+import { avatarFileKey } from '../lib/storage/keys.js';
 import { avatarInfo, avatarUrl } from '../presenters/avatar.js';
 
 const AvatarUrl = Type.Object({ avatar_url: Type.Union([Type.String(), Type.Null()]) });
@@ -58,7 +58,7 @@ const image = endpoint({
       return new RawResponse(302, '', { location: url, 'cache-control': 'public, max-age=60' });
     }
     if (u.avatar_source === 'U') {
-      const data = await avatarStore(req.app.config.dataDir).get(avatarKey(a.realm_id, a.user_id, u.avatar_version, kind));
+      const data = await req.app.files.get(avatarFileKey(a.realm_id, a.user_id, u.avatar_version, kind));
       if (!data) throw notFound();
       return new RawResponse(200, data, headers);
     }

@@ -1,6 +1,4 @@
 // Custom emoji: GET /realm/emoji, POST and DELETE /realm/emoji/{emoji_name}, and the image files.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { RouteList } from '../http/router.js';
 import { acceptsFiles } from '../http/handlers.js';
 import { endpoint, RawResponse } from '../http/endpoint.js';
@@ -8,7 +6,8 @@ import { badRequest, notFound } from '../core/api-error.js';
 import { Type, id, loose, str } from '../core/param-types.js';
 import { custom } from '../core/param-custom.js';
 import { doAddRealmEmoji, doDeactivateRealmEmoji } from '../actions/realm-emoji.js';
-import { CONTENT_TYPES, MAX_EMOJI_FILE_BYTES, emojiDir, FILE_NAME_RE, normalizeEmojiName, realmEmojiDict } from '../lib/realm-emoji.js';
+import { emojiFileKey } from '../lib/storage/keys.js';
+import { CONTENT_TYPES, MAX_EMOJI_FILE_BYTES, FILE_NAME_RE, normalizeEmojiName, realmEmojiDict } from '../lib/realm-emoji.js';
 
 /** The emoji name in the path, URL-decoded; bad escapes and NUL bytes name no emoji. */
 const emojiName = {
@@ -69,12 +68,8 @@ const image = endpoint({
     const realmId = a.realm_id;
     const file = a.file;
     if (realmId !== req.realm.id || !FILE_NAME_RE.test(file)) throw notFound();
-    let data: Buffer;
-    try {
-      data = fs.readFileSync(path.join(emojiDir(req.app.config.dataDir, realmId), file));
-    } catch {
-      throw notFound();
-    }
+    const data = await req.app.files.get(emojiFileKey(realmId, file));
+    if (!data) throw notFound();
     const ext = file.slice(file.lastIndexOf('.') + 1);
     return new RawResponse(200, data, { 'content-type': CONTENT_TYPES[ext], 'cache-control': 'public, max-age=31536000, immutable' });
   },

@@ -1,7 +1,5 @@
 // Data exports: GET and POST /export/realm, DELETE /export/realm/{export_id}, GET /export/realm/consents,
 // and the export files at /user_uploads/exports/{realm_id}/{secret}/{file} (administrators only).
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { RouteList } from '../http/router.js';
 import { endpoint } from '../http/endpoint.js';
 import { ApiError, badRequest, notFound } from '../core/api-error.js';
@@ -11,8 +9,9 @@ import { RawResponse } from '../core/results.js';
 import { isAdminRole } from '../models/roles.js';
 import type { AuthedRequest } from '../http/types.js';
 import { exportConsents, exportFileIsLive } from '../lib/realm-exports.js';
+import { exportFileKey } from '../lib/storage/keys.js';
 import { adminRequired } from '../actions/settings.js';
-import { doDeleteRealmExport, doStartRealmExport, EXPORT_TYPES, exportsDir, realmExports, type ExportType } from '../actions/realm-exports.js';
+import { doDeleteRealmExport, doStartRealmExport, EXPORT_TYPES, realmExports, type ExportType } from '../actions/realm-exports.js';
 
 const mustBeAdmin = (req: AuthedRequest) => {
   if (!isAdminRole(req.user.role)) throw adminRequired();
@@ -89,7 +88,7 @@ const download = endpoint({
     const key = `${a.realm_id}/${a.secret}/${a.file}`;
     const live = a.realm_id === req.realm.id && (await exportFileIsLive(req.app, req.realm, key));
     if (!live) throw noSuchExport();
-    const data = await fs.readFile(path.join(exportsDir(req.app.config.dataDir), key)).catch(() => null);
+    const data = await req.app.files.get(exportFileKey(key));
     if (!data) throw noSuchExport();
     return new RawResponse(200, data, { 'content-type': 'application/gzip', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(a.file)}`, 'cache-control': 'private, no-store' });
   },

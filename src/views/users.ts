@@ -105,6 +105,9 @@ const createUser = endpoint({
   params: { email: str({ required: true }), password: str({ required: true }), full_name: str({ required: true }) },
   response: Type.Object({ user_id: Type.Integer() }),
   run: async (req, a) => {
+    // As in the original (since FL 36): administrators (people or bots) who also hold the special
+    // permission the operator grants; it is checked once the parameters are, as there.
+    if (!req.user.can_create_users) throw badRequest('User not authorized to create users');
     const user = await doCreateUser(req.app, req.realm, { email: a.email, password: a.password, fullName: a.full_name, role: Role.MEMBER, firstLoginPending: true });
     return { user_id: user.id };
   },

@@ -19,3 +19,9 @@ export async function newBot(s: TestServer, owner: Client, short: string, extra:
   const email = (await owner.ok('GET', `users/${r.user_id}`)).user.email as string;
   return new ApiClient(s, r.user_id, email, r.api_key);
 }
+
+/** Grants the operator-only can_create_users permission (POST /users), as an operator would in the database. */
+export async function grantCanCreateUsers(s: TestServer, userId: number): Promise<void> {
+  await s.running.app.store.db.updateTable('users').set({ can_create_users: 1 }).where('id', '=', userId).execute();
+  s.running.app.caches.userChanged(userId);
+}

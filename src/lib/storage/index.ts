@@ -1,17 +1,23 @@
-// Where uploaded bytes live: a small interface (local directory today, an S3-compatible store later).
+// Where uploaded bytes live: one FileStorage per app (app.files), a data-dir directory or the database (PARLEY_FILE_STORE).
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Tx } from '../../store/store.js';
 
+/**
+ * Keys are "/"-separated safe segments, "<area>/<…>" (lib/storage/keys.ts). A caller inside a
+ * transaction passes it as `tx`: the database store must run there (SQLite has one connection, which
+ * the transaction holds), and then the bytes commit or roll back with the rows naming them.
+ */
 export interface FileStorage {
-  /** Stores the bytes under a key made of "/"-separated safe segments, replacing any existing object. */
-  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Stores the bytes under the key, replacing any existing object. */
+  put(key: string, data: Buffer, contentType: string, tx?: Tx): Promise<void>;
   /** The bytes, or null when nothing is stored under the key. */
-  get(key: string): Promise<Buffer | null>;
+  get(key: string, tx?: Tx): Promise<Buffer | null>;
   /** Removes the object; a missing one is not an error. */
-  delete(key: string): Promise<void>;
+  delete(key: string, tx?: Tx): Promise<void>;
 }
 
-/** Files in a directory tree: the key is the relative path. */
+/** Files in a directory tree (the data directory): the key is the relative path. Transactions do not apply. */
 export class LocalFileStorage implements FileStorage {
   constructor(readonly root: string) {}
 
@@ -35,7 +41,9 @@ export class LocalFileStorage implements FileStorage {
     try {
       return await fs.readFile(this.file(key));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      const code = (err as NodeJS.ErrnoException).code;
+      // ENOTDIR/EISDIR: a key naming a directory, or passing through a file, names no object.
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;
       throw err;
     }
   }
@@ -43,13 +51,4 @@ export class LocalFileStorage implements FileStorage {
   async delete(key: string): Promise<void> {
     await fs.rm(this.file(key), { force: true });
   }
-}
-
-const byRoot = new Map<string, FileStorage>();
-
-/** One storage object per directory (several apps in one process, as in tests, each get their own). */
-export function localStorageAt(root: string): FileStorage {
-  let s = byRoot.get(root);
-  if (!s) byRoot.set(root, (s = new LocalFileStorage(root)));
-  return s;
 }
