@@ -1,5 +1,6 @@
 // In-process CPU of POST /register's parts for the bench's register users: each state fetcher, the JSON text and its compression. Usage: node dist/bench/register-cpu.js [--rounds N] [--quick] [--case unread|10,000|1,000] [--compression]
 import fs from 'node:fs';
+import { sql } from 'kysely';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -70,14 +71,41 @@ async function main(): Promise<void> {
     const meta: FixtureMeta = await sqliteFixture(dataDir, z, (s) => process.stderr.write(s + '\n'));
     const app = await openApp(loadConfig({ 'data-dir': dataDir, bootstrap: '0' }), undefined, createLogger({ level: 'warn' }));
     for (const f of STATE_FETCHERS) instrument(f as StateFetcher);
-    const cases: [string, RealmMeta][] = [
-      ['unread member', meta.backlog],
+    // The unread member's state is kept between registers (lib/messages/unread-cache.ts): also
+    // measured with a new message in one of its channels before each register (read past what was
+    // kept), with one channel's kept state made stale before each (as after reading in it), and with
+    // all of it stale (as after a message was moved or deleted in the organization).
+    const b = meta.backlog;
+    const member = b.firstUserId;
+    const backlogChannel = Object.values(b.channels)[0];
+    const newMessage = async () => {
+      await app.store.write(async (tx) => {
+        const st = await tx.selectFrom('streams').select(['id', 'recipient_id']).where('id', '=', backlogChannel).executeTakeFirstOrThrow();
+        const m = await tx
+          .insertInto('messages')
+          .values({ realm_id: b.id, type: 1, recipient_id: st.recipient_id, stream_id: st.id, sender_id: member + 1, topic: 'arriving', topic_key: 'arriving', content: 'new', rendered_content: '<p>new</p>', date_sent: 1, sending_client: 'bench', last_edit_time: null, last_moved_time: null, edit_history: null, is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0 })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await tx.insertInto('user_messages').values({ message_id: m.id, user_id: member, flags: 0 }).execute();
+      });
+    };
+    const channelRead = async () => {
+      await app.store.write((tx) => sql`INSERT INTO unread_versions (user_id, stream_id, version) VALUES (${member}, ${backlogChannel}, 1) ON CONFLICT (user_id, stream_id) DO UPDATE SET version = version + 1`.execute(tx));
+    };
+    const stale = async () => {
+      await app.store.write((tx) => sql`INSERT INTO unread_versions (user_id, stream_id, version) VALUES (${member}, 0, 1) ON CONFLICT (user_id, stream_id) DO UPDATE SET version = version + 1`.execute(tx));
+    };
+    const cases: [string, RealmMeta, (() => Promise<void>)?][] = [
+      ['unread member', b],
+      ['unread member, a new message before each', b, newMessage],
+      ['unread member, one channel stale before each', b, channelRead],
+      ['unread member, kept state stale before each', b, stale],
       ['10,000 people', meta.fan],
       ['1,000 people', meta.reg],
     ];
     const compression = argv.includes('--compression');
   const only = argv.includes('--case') ? argv[argv.indexOf('--case') + 1] : '';
-    for (const [label, r] of cases) {
+    for (const [label, r, before] of cases) {
       if (only && !label.includes(only)) continue;
       const email = `${r.key}-u0@bench.example.com`;
       const user = await app.store.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
@@ -85,6 +113,7 @@ async function main(): Promise<void> {
       const parts = new Map<string, number[]>();
       const add = (k: string, v: number) => parts.set(k, [...(parts.get(k) ?? []), v]);
       for (let i = -3; i < rounds; i++) {
+        if (before) await before();
         spent = new Map();
         const t0 = cpuNow();
         const state = await readState(app, realm, user, INPUT);

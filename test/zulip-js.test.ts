@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { grantCanCreateUsers } from './helpers/people.js';
 
 /** zulip-js ships no types: its answers are the server's JSON. */
 type Answer = Record<string, any>;
@@ -55,6 +56,8 @@ test('zulip-js: channels, subscriptions, topics and users', async () => {
   );
   const users = ok(await owner.users.retrieve());
   assert.ok(users.members.some((u: Answer) => u.user_id === ben.userId));
+  // Creating users through the API takes the operator-granted can_create_users (parley grant-permission).
+  await grantCanCreateUsers(s, s.owner.userId);
   const created = ok(await owner.users.create({ email: 'jsmade@example.com', password: 'js-made-password', full_name: 'Js Made', short_name: 'jsmade' }));
   assert.equal(typeof created.user_id, 'number');
   ok(await owner.users.me.subscriptions.remove({ subscriptions: JSON.stringify(['js-room']) }));

@@ -27,6 +27,7 @@ import * as m025 from './migrations/025-api-rest.js';
 import * as m027 from './migrations/027-mail-proxy.js';
 import * as m028 from './migrations/028-realm-user-versions.js';
 import * as m029 from './migrations/029-stored-files.js';
+import * as m030 from './migrations/030-unread-versions.js';
 import * as m031 from './migrations/031-can-create-users.js';
 
 interface Migration {
@@ -61,6 +62,7 @@ const MIGRATIONS: Migration[] = [
   { name: '027-mail-proxy', up: m027.up },
   { name: '028-realm-user-versions', up: m028.up },
   { name: '029-stored-files', up: m029.up },
+  { name: '030-unread-versions', up: m030.up },
   { name: '031-can-create-users', up: m031.up },
 ];
 

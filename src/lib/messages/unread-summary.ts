@@ -5,6 +5,7 @@ import type { Tx } from '../../store/store.js';
 import type { Dialect } from '../../store/dialect.js';
 import { MENTION_BITS } from './flags-sql.js';
 import { UNREAD_PERSONAL, type UnreadRow } from './unread.js';
+import { sqliteChannelUnreads } from './unread-cache.js';
 
 /** One channel topic's unread IDs (ascending); `topic` is the stored text. */
 export interface TopicUnreads {
@@ -23,41 +24,11 @@ export interface UnreadSummary {
   oldMissing: boolean;
 }
 
-interface StreamGroupRow {
-  sid: number;
-  ids: string;
-  topics: string;
-}
-
-/**
- * Channel unreads from the floors, one row per channel: the IDs as text and the topics as a JSON
- * array, in the same (ascending ID) order. Returning 50,000 rows cost more than finding them; each
- * topic comes from the messages_recipient_topic_text index, not the message row.
- */
-async function sqliteChannelGroups(tx: Tx, userId: number): Promise<Map<string, TopicUnreads>> {
-  const { rows } = await sql<StreamGroupRow>`
-    SELECT s.stream_id AS sid, group_concat(m.id) AS ids, json_group_array(m.topic) AS topics
-    FROM subscriptions s
-    JOIN streams st ON st.id = s.stream_id
-    JOIN messages m ON m.recipient_id = st.recipient_id AND m.id >= s.unread_floor
-    JOIN user_messages um ON um.message_id = m.id AND um.user_id = s.user_id
-    WHERE s.user_id = ${userId} AND (um.flags & 1) = 0
-    GROUP BY s.stream_id`.execute(tx);
+/** Channel unreads by (channel, topic) from the kept per-user state (unread-cache.ts). */
+async function sqliteChannelGroups(tx: Tx, userId: number, realmId: number, floors: Map<number, number>, cached: boolean): Promise<Map<string, TopicUnreads>> {
   const out = new Map<string, TopicUnreads>();
-  for (const r of rows) {
-    const ids = JSON.parse(`[${r.ids}]`) as number[];
-    const topics = JSON.parse(r.topics) as string[];
-    const byTopic = new Map<string, TopicUnreads>();
-    for (let k = 0; k < ids.length; k++) {
-      let g = byTopic.get(topics[k]);
-      if (!g) byTopic.set(topics[k], (g = { streamId: r.sid, topic: topics[k], ids: [] }));
-      g.ids.push(ids[k]);
-    }
-    for (const g of byTopic.values()) {
-      // The rows arrive in index order (ascending IDs); sorting is only a guard.
-      if (!isAscending(g.ids)) g.ids.sort(byNumber);
-      out.set(groupKey(g.streamId, g.topic), g);
-    }
+  for (const [sid, ch] of await sqliteChannelUnreads(tx, userId, realmId, floors, cached)) {
+    for (const [topic, ids] of ch.topics) out.set(groupKey(sid, topic), { streamId: sid, topic, ids });
   }
   return out;
 }
@@ -83,19 +54,16 @@ async function pgChannelGroups(tx: Tx, userId: number): Promise<Map<string, Topi
 const byNumber = (a: number, b: number) => a - b;
 const groupKey = (streamId: number, topic: string) => `${streamId}\u0000${topic}`;
 
-function isAscending(ids: number[]): boolean {
-  for (let i = 1; i < ids.length; i++) if (ids[i] <= ids[i - 1]) return false;
-  return true;
-}
-
 /**
  * The newest `cap` unread messages of the user, grouped. Same rows as unreadRows(…, cap + 1) less
- * the oldest: channel rows under a floor come from the floors, and the partial index's rows
- * (direct messages, mentions, unfloored channel rows) are added unless a floor already covers them.
+ * the oldest: channel rows at or above a floor come from the floors (on SQLite kept between calls
+ * unless `cached` is false), and the partial index's rows (direct messages, mentions, unfloored
+ * channel rows) are added unless a floor already covers them.
  */
-export async function unreadSummary(tx: Tx, dialect: Dialect, userId: number, cap: number): Promise<UnreadSummary> {
-  const groups = dialect === 'postgres' ? await pgChannelGroups(tx, userId) : await sqliteChannelGroups(tx, userId);
+export async function unreadSummary(tx: Tx, dialect: Dialect, user: { id: number; realm_id: number }, cap: number, cached = true): Promise<UnreadSummary> {
+  const userId = user.id;
   const floors = new Map((await tx.selectFrom('subscriptions').select(['stream_id', 'unread_floor']).where('user_id', '=', userId).execute()).map((s) => [s.stream_id, s.unread_floor]));
+  const groups = dialect === 'postgres' ? await pgChannelGroups(tx, userId) : await sqliteChannelGroups(tx, userId, user.realm_id, floors, cached);
   const personal = (
     await tx
       .selectFrom('user_messages as um')
@@ -122,6 +90,8 @@ export async function unreadSummary(tx: Tx, dialect: Dialect, userId: number, ca
     const key = groupKey(r.stream_id, r.topic);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { streamId: r.stream_id, topic: r.topic, ids: [] }));
+    // The floors' lists are shared with the cache: copied before the first change.
+    else if (!touched.has(g)) g.ids = g.ids.slice();
     g.ids.push(r.message_id);
     touched.add(g);
   }

@@ -42,7 +42,7 @@ const unreadState: StateFetcher = {
     const { tx, user, realm, opts } = ctx;
     const w = wanted(ctx);
     if (!user || (w && !w.has('message'))) return {};
-    const summary = await unreadSummary(tx, ctx.app.store.dialect, user.id, MAX_UNREAD_MESSAGES);
+    const summary = await unreadSummary(tx, ctx.app.store.dialect, user, MAX_UNREAD_MESSAGES);
     const participants = await dmParticipantsByRecipient(
       tx,
       summary.direct.map((r) => r.recipient_id),
