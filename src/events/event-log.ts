@@ -76,9 +76,19 @@ export function compactBody(items: Outgoing[]): string | null {
     const n = items[i];
     if (n.event.type !== 'message' || n.users.length <= COPIED_RECIPIENTS) continue;
     compact ??= items.slice();
-    compact[i] = { ...n, users: [], recipientsOf: (n.event.message as { id: number }).id };
+    compact[i] = { ...n, users: [], recipientsOf: (n.event.message as { id: number }).id, flags: n.flags && nonEmptyFlags(n.flags) };
   }
   return compact && JSON.stringify(compact);
+}
+
+/**
+ * A message's flags without the recipients who have none (most of a channel's): a missing entry
+ * reads as no flags (transform.ts), so the row says the same in far less text.
+ */
+function nonEmptyFlags(flags: Record<number, string[]>): Record<number, string[]> {
+  const out: Record<number, string[]> = {};
+  for (const k in flags) if (flags[k].length) out[k] = flags[k];
+  return out;
 }
 
 /** Puts back the recipients that compactBody left out, from user_messages. */
@@ -108,18 +118,26 @@ export function noticesOf(batch: LogBatch): Notice[] {
   return batch.notices.map((n, i) => ({ ...n, realmId: batch.realmId, stamp: batch.stamp, pos: base + i }));
 }
 
+/** Rows deleted per transaction by pruneLog, so pruning never holds the write lock long. */
+const PRUNE_CHUNK = 5000;
+
 /**
- * Deletes rows no queue needs: below every stored queue's base and older than keepSecs (a queue
- * registered meanwhile, not yet stored, starts after them).
+ * Deletes rows up to oldEnough (a row id old enough to go, from the feed's own marks: no scan of
+ * the log by time) that no stored queue needs (below every stored queue's base), in chunks of
+ * PRUNE_CHUNK ids, each its own write. The newest row always stays: SQLite's next id is the
+ * largest plus one, and ids must keep growing.
  */
-export async function pruneLog(db: Kysely<DB>, now: number, keepSecs: number): Promise<number> {
+export async function pruneLog(store: Store, oldEnough: number): Promise<number> {
+  const db = store.db;
   const minBase = await db.selectFrom('event_queues').select((eb) => eb.fn.min('base_pos').as('m')).executeTakeFirst();
-  const old = await db.selectFrom('event_log').select((eb) => eb.fn.max('id').as('m')).where('created_at', '<', now - keepSecs).executeTakeFirst();
-  const newest = await maxLogId(db);
-  // The newest row stays: SQLite's next id is the largest plus one, and ids must keep growing.
-  let upTo = Math.min(Number(old?.m ?? 0), newest - 1);
+  let upTo = Math.min(oldEnough, (await maxLogId(db)) - 1);
   if (minBase?.m !== null && minBase?.m !== undefined) upTo = Math.min(upTo, Math.floor(Number(minBase.m) / NOTICES_PER_ROW) - 1);
-  if (upTo <= 0) return 0;
-  const r = await db.deleteFrom('event_log').where('id', '<=', upTo).executeTakeFirst();
-  return Number(r.numDeletedRows);
+  const oldest = await db.selectFrom('event_log').select((eb) => eb.fn.min('id').as('m')).executeTakeFirst();
+  let deleted = 0;
+  for (let from = Number(oldest?.m ?? upTo + 1); from <= upTo; from += PRUNE_CHUNK) {
+    const to = Math.min(upTo, from + PRUNE_CHUNK - 1);
+    const { result } = await store.write((tx) => tx.deleteFrom('event_log').where('id', '>=', from).where('id', '<=', to).executeTakeFirst());
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted;
 }

@@ -32,6 +32,8 @@ export class EventFeed {
   private gapTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private pruneTimer: NodeJS.Timeout | null = null;
+  /** The last row delivered at each prune tick, oldest first (see prune). */
+  private readonly marks: { at: number; id: number }[] = [];
   private reading: Promise<void> | null = null;
   private readAgain = false;
   private closed = false;
@@ -60,8 +62,21 @@ export class EventFeed {
       this.pollTimer = setInterval(() => this.catchUp(), POLL_MS);
       this.pollTimer.unref();
     }
-    this.pruneTimer = setInterval(() => void pruneLog(this.store.db, this.clock.now(), KEEP_SECS).catch(this.onError), PRUNE_MS);
+    this.pruneTimer = setInterval(() => void this.prune().catch(this.onError), PRUNE_MS);
     this.pruneTimer.unref();
+  }
+
+  /**
+   * Deletes log rows older than KEEP_SECS that no stored queue needs. How old a row is comes from
+   * marks this node takes every PRUNE_MS (the last row it had delivered, and when), so finding the
+   * cut needs no scan of the log by time.
+   */
+  private async prune(): Promise<void> {
+    const now = this.clock.now();
+    this.marks.push({ at: now, id: this.pos });
+    let cut = 0;
+    while (this.marks.length && this.marks[0].at <= now - KEEP_SECS) cut = this.marks.shift()!.id;
+    if (cut > 0) await pruneLog(this.store, cut);
   }
 
   /**
