@@ -8,6 +8,9 @@ import { channelMessageRow, channelVersion, newChannel, queueFor } from './helpe
 import { expectError } from './helpers/assertions.js';
 import { oneStatementSends, sendInOneStatement } from '../src/lib/messages/send-one-statement.js';
 
+/** The event-log text of a direct call's row: no notices (these calls bypass the send action). */
+const NO_NOTICES = '[]';
+
 let s: TestServer;
 let ann: Client;
 let ben: Client;
@@ -166,10 +169,10 @@ test('one statement for the sends of a turn: each gets its own message, in call 
   const before = oneStatementSends();
   // Called in one turn: one batch.
   const sent = await Promise.all([
-    sendInOneStatement(db, row(a, ann, 'one'), va, 1),
-    sendInOneStatement(db, row(b, cat, 'two'), vb, 0),
-    sendInOneStatement(db, row(a, cat, 'stale'), String(Number(va) + 1), 1),
-    sendInOneStatement(db, row(a, ben, 'three'), va, 1),
+    sendInOneStatement(db, row(a, ann, 'one'), va, 1, NO_NOTICES),
+    sendInOneStatement(db, row(b, cat, 'two'), vb, 0, NO_NOTICES),
+    sendInOneStatement(db, row(a, cat, 'stale'), String(Number(va) + 1), 1, NO_NOTICES),
+    sendInOneStatement(db, row(a, ben, 'three'), va, 1, NO_NOTICES),
   ]);
   assert.equal(sent[2], undefined);
   assert.equal(oneStatementSends() - before, 3);
@@ -208,7 +211,7 @@ test('a batch that PostgreSQL refuses writes nothing and hands every send back t
   const v = await channelVersion(s, a.id);
   const row = (content: string, dateSent: number) => channelMessageRow(s, a, ann.userId, content, dateSent);
   // A date past the integer column's range: the whole statement fails.
-  const sent = await Promise.all([sendInOneStatement(db, row('good one', 1), v, 1), sendInOneStatement(db, row('bad one', 2 ** 33), v, 1)]);
+  const sent = await Promise.all([sendInOneStatement(db, row('good one', 1), v, 1, NO_NOTICES), sendInOneStatement(db, row('bad one', 2 ** 33), v, 1, NO_NOTICES)]);
   assert.deepEqual(sent, [undefined, undefined]);
   assert.equal((await db.selectFrom('messages').select('id').where('stream_id', '=', a.id).execute()).length, 0);
 });
@@ -236,4 +239,29 @@ test('a deactivated subscriber, person or bot, gets no row on either path until 
   const unread = await unreadIds(dan);
   for (const id of whileAway) assert.ok(!unread.includes(id), 'not unread: sent while deactivated');
   for (const id of back) assert.ok(unread.includes(id), 'unread: sent after reactivation');
+});
+
+test('a one-statement send writes its event-log row in the same statement, naming its message and recipients', async (t) => {
+  if (s.dialect !== 'postgres') return t.skip('PostgreSQL only');
+  const db = s.running.app.store.db;
+  const ch = await newChannel(s, 'single-log', { subscribers: [ann, ben, cat] });
+  // The first sends read the channel (transaction path) and remember it; the next take one statement.
+  await send(ann, ch.id, 'warm up');
+  await send(ann, ch.id, 'warm up again');
+  const q = await queueFor(ben);
+  const before = oneStatementSends();
+  const id = await send(ann, ch.id, 'logged with the message "id":-1 and \u0001');
+  assert.equal(oneStatementSends() - before, 1, 'the send took the one-statement path');
+  const rows = await db.selectFrom('event_log').select(['body']).where('body', 'like', `%"recipientsOf":${id}%`).execute();
+  assert.equal(rows.length, 1, 'one log row names the message');
+  const [notice] = JSON.parse(rows[0].body) as { event: { message: { id: number; content: string } }; users: number[]; recipientsOf: number }[];
+  assert.equal(notice.event.message.id, id);
+  assert.equal(notice.recipientsOf, id);
+  assert.deepEqual(notice.users, []);
+  const stored = await db.selectFrom('messages').select('content').where('id', '=', id).executeTakeFirstOrThrow();
+  assert.equal(notice.event.message.content, stored.content, 'the text of the message is kept as sent');
+  assert.deepEqual(
+    (await q.events()).filter((e) => e.type === 'message').map((e) => e.message.id),
+    [id],
+  );
 });

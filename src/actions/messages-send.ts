@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, Stream, User } from '../store/schema.js';
 import type { Dialect } from '../store/dialect.js';
 import type { Outgoing } from '../events/publish.js';
-import { logInTransaction, publishCommitted, publishLogged } from '../events/publish.js';
+import { logInTransaction, publishLogged } from '../events/publish.js';
 import { FLAG_BITS } from '../models/flags.js';
 import { missing } from '../core/params.js';
 import { loadRenderContext, renderMessage, type RenderResult } from '../lib/markdown/index.js';
@@ -31,7 +31,8 @@ import { streamPeerAudience } from '../lib/streams/access.js';
 import { firstMessageEvent } from './messages-common.js';
 import { attachmentEvents } from './attachments.js';
 import { lockStreams } from '../lib/messages/unread.js';
-import { forgetChannel, rememberedChannel, sendInOneStatement } from '../lib/messages/send-one-statement.js';
+import { forgetChannel, LOG_ID_MARK, rememberedChannel, sendInOneStatement } from '../lib/messages/send-one-statement.js';
+import { messageLogText } from '../events/event-log.js';
 import { noteSentForEmail, type SentMessage } from '../lib/mail/pending.js';
 
 export interface SendInput {
@@ -200,7 +201,10 @@ async function sendToRememberedChannel(app: AppContext, realm: Realm, sender: Us
   }
   const row = messageRow(realm, sender, stream, stream.recipient_id, topic, content, rendered, now, input.clientName);
   const readBit = input.readBySender ? FLAG_BITS.read : 0;
-  const sent = await sendInOneStatement(app.store.db, { ...row, stream_id: stream.id }, remembered.version, readBit);
+  // The event-log row goes in the same statement: the notice made now, with the sender as its one
+  // known recipient (the others are the message's user_messages rows, and have no flags on this path).
+  const logBody = messageLogText(messageNotice({ id: 0, ...row }, realm, sender, stream, [], new Map([[sender.id, readBit]]), input), LOG_ID_MARK);
+  const sent = await sendInOneStatement(app.store.db, { ...row, stream_id: stream.id }, remembered.version, readBit, logBody);
   if (!sent) {
     // The channel changed since (or PostgreSQL refused the statement): the transaction path reads
     // it again (and remembers the new row).
@@ -211,7 +215,7 @@ async function sendToRememberedChannel(app: AppContext, realm: Realm, sender: Us
   const bits = new Map<number, number>();
   for (const userId of sent.recipients) bits.set(userId, userId === sender.id ? readBit : 0);
   app.counters.sendCommits++;
-  publishCommitted(app, realm.id, { kind: 'xid', xid: sent.xid }, [messageNotice({ id: sent.id, ...row }, realm, sender, stream, [], bits, input)]);
+  app.feed.committedRow(sent.logId, realm.id, [messageNotice({ id: sent.id, ...row }, realm, sender, stream, [], bits, input)], { kind: 'xid', xid: sent.xid });
   app.search.noteCommitted(sent.id);
   noteSentForEmail(app, { realmId: realm.id, id: sent.id, senderId: sender.id, streamId: stream.id, topicKey: row.topic_key, bits, mayMention: false });
   return { id: sent.id };

@@ -81,6 +81,22 @@ export function compactBody(items: Outgoing[]): string | null {
   return compact && JSON.stringify(compact);
 }
 
+/** Stands for a message ID in messageLogText's JSON before the mark replaces it. */
+const ID_SENTINEL = Number.MIN_SAFE_INTEGER;
+
+/**
+ * A message notice's log-row text before its message exists (PostgreSQL's one-statement send
+ * writes the row in the message's own statement): recipients named by the message (its
+ * user_messages rows), and the message ID written as `mark`, which the statement replaces. Only
+ * the ID's two places are marked: inside JSON strings a quote is escaped, so `"id":` followed by
+ * the sentinel cannot come from a message's text.
+ */
+export function messageLogText(notice: Outgoing, mark: string): string {
+  const event = { ...notice.event, message: { ...(notice.event.message as object), id: ID_SENTINEL } };
+  const text = JSON.stringify([{ ...notice, event, users: [], recipientsOf: ID_SENTINEL, flags: notice.flags && nonEmptyFlags(notice.flags) }]);
+  return text.replace(`"id":${ID_SENTINEL}`, `"id":${mark}`).replace(`"recipientsOf":${ID_SENTINEL}`, `"recipientsOf":${mark}`);
+}
+
 /**
  * A message's flags without the recipients who have none (most of a channel's): a missing entry
  * reads as no flags (transform.ts), so the row says the same in far less text.

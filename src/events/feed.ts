@@ -110,6 +110,11 @@ export class EventFeed {
     return { id, realmId, body: full, notices: kept };
   }
 
+  /** A row written by a statement of its own (PostgreSQL's one-statement send) committed: as published(). */
+  committedRow(id: number, realmId: number, notices: Outgoing[], stamp: CommitStamp): void {
+    this.committed({ id, realmId, stamp, notices }, this.bus.shared ? JSON.stringify(notices) : '');
+  }
+
   /** A row of this node committed: to the other nodes, and to this node's queues. */
   published(row: PendingRow, stamp: CommitStamp): void {
     this.committed({ id: row.id, realmId: row.realmId, stamp, notices: row.notices }, row.body);

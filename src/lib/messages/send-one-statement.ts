@@ -1,5 +1,6 @@
-// PostgreSQL: channel sends in one autocommitted statement, checked against the channel row this
-// node last read for a send, and batched with the others that arrive in the same turn. Three round
+// PostgreSQL: channel sends in one autocommitted statement (with their event-log rows), checked
+// against the channel row this node last read for a send, and batched with the others that arrive
+// in the same turn. Three round
 // trips per send (BEGIN with the channel read, the insert, COMMIT) become one per batch, and the
 // server and PostgreSQL wake once, with one commit, for all of them.
 import { sql, type Kysely } from 'kysely';
@@ -37,7 +38,17 @@ interface BatchedSend {
   row: Omit<Message, 'id'> & { stream_id: number };
   version: string;
   readBit: number;
+  /** Its event-log row's text, the message ID written as LOG_ID_MARK (see messageLogText). */
+  logBody: string;
 }
+
+/**
+ * Stands for the message ID in a log row's text until the statement knows it: a character JSON
+ * text never holds unescaped, so no message content can contain it.
+ */
+export const LOG_ID_MARK = '\u0001';
+/** PostgreSQL: the key of the transaction lock that orders log ids by commit (event-log.ts). */
+const LOG_LOCK_KEY = 0x706c6f67;
 
 /** The batch's values, one array per column, in arrival order. */
 interface BatchValues {
@@ -58,9 +69,10 @@ interface BatchValues {
   hasImages: number[];
   hasAttachments: number[];
   readBits: number[];
+  logBodies: string[];
 }
 
-const INPUT_COLUMNS = ['stream_id', 'version', 'realm_id', 'type', 'recipient_id', 'sender_id', 'topic', 'topic_key', 'content', 'rendered_content', 'date_sent', 'sending_client', 'is_me_message', 'has_link', 'has_image', 'has_attachment', 'read_bit', 'ord'];
+const INPUT_COLUMNS = ['stream_id', 'version', 'realm_id', 'type', 'recipient_id', 'sender_id', 'topic', 'topic_key', 'content', 'rendered_content', 'date_sent', 'sending_client', 'is_me_message', 'has_link', 'has_image', 'has_attachment', 'read_bit', 'log_body', 'ord'];
 /** The columns listed, prefixed: a statement with `*` would stay unnamed (store/pg-statements.ts), planned on every run. */
 const inputColumns = (prefix: string) => sql.raw(INPUT_COLUMNS.map((c) => `${prefix}${c}`).join(', '));
 
@@ -77,20 +89,27 @@ const inputColumns = (prefix: string) => sql.raw(INPUT_COLUMNS.map((c) => `${pre
  * samples under full load.
  */
 const batchStatement = prepared((db, p: BatchValues) => {
-  const statement = sql<{ ord: string; id: number; xid: string; recipients: number[] | null; sender_added: boolean }>`
+  const statement = sql<{ ord: string; id: number; log_id: string; xid: string; recipients: number[] | null; sender_added: boolean }>`
 WITH input AS (
   SELECT ${inputColumns('')} FROM unnest(
     CAST(${p.streamIds} AS integer[]), CAST(${p.versions} AS text[]), CAST(${p.realmIds} AS integer[]), CAST(${p.types} AS integer[]),
     CAST(${p.recipientIds} AS integer[]), CAST(${p.senderIds} AS integer[]), CAST(${p.topics} AS text[]), CAST(${p.topicKeys} AS text[]),
     CAST(${p.contents} AS text[]), CAST(${p.renderedContents} AS text[]), CAST(${p.datesSent} AS integer[]), CAST(${p.sendingClients} AS text[]),
     CAST(${p.isMeMessages} AS integer[]), CAST(${p.hasLinks} AS integer[]), CAST(${p.hasImages} AS integer[]), CAST(${p.hasAttachments} AS integer[]),
-    CAST(${p.readBits} AS integer[])
+    CAST(${p.readBits} AS integer[]), CAST(${p.logBodies} AS text[])
   ) WITH ORDINALITY AS t(${inputColumns('')})
 ),
 c AS (SELECT id, xmin::text AS version FROM streams WHERE id = ANY (CAST(${p.streamIds} AS integer[])) FOR SHARE),
+lk AS (SELECT pg_advisory_xact_lock(${sql.lit(LOG_LOCK_KEY)}) AS locked),
 ok AS (
-  SELECT nextval('messages_id_seq')::integer AS id, ${inputColumns('v.')}
+  SELECT nextval('messages_id_seq')::integer AS id, nextval('event_log_id_seq') AS log_id, ${inputColumns('v.')}
   FROM (SELECT ${inputColumns('i.')} FROM input AS i JOIN c ON c.id = i.stream_id AND c.version = i.version ORDER BY i.ord) AS v
+  CROSS JOIN lk
+),
+ev AS (
+  INSERT INTO event_log (id, realm_id, stamp, created_at, body)
+  SELECT ok.log_id, ok.realm_id, pg_current_xact_id()::text, ok.date_sent, replace(ok.log_body, chr(1), ok.id::text)
+  FROM ok
 ),
 m AS (
   INSERT INTO messages (id, realm_id, type, recipient_id, stream_id, sender_id, topic, topic_key, content, rendered_content, date_sent, sending_client, last_edit_time, last_moved_time, edit_history, is_me_message, has_link, has_image, has_attachment)
@@ -120,13 +139,15 @@ own AS (
   RETURNING message_id
 ),
 r AS (SELECT message_id, json_agg(user_id) AS recipients FROM um GROUP BY message_id)
-SELECT ok.ord, ok.id, pg_current_xact_id()::text AS xid, r.recipients, EXISTS (SELECT 1 FROM own WHERE own.message_id = ok.id) AS sender_added
+SELECT ok.ord, ok.id, ok.log_id, pg_current_xact_id()::text AS xid, r.recipients, EXISTS (SELECT 1 FROM own WHERE own.message_id = ok.id) AS sender_added
 FROM ok LEFT JOIN r ON r.message_id = ok.id`;
   return { compile: () => statement.compile(db) };
 });
 
 export interface OneStatementSend {
   id: number;
+  /** Its event-log row (written by the same statement). */
+  logId: number;
   /** The writing transaction's ID, the commit stamp of the message's events. */
   xid: string;
   /** Users who got a row, the sender always among them. */
@@ -188,7 +209,7 @@ class SendBatcher {
       sends++;
       const recipients = r.recipients ?? [];
       if (r.sender_added) recipients.push(w.send.row.sender_id);
-      w.resolve({ id: r.id, xid: r.xid, recipients });
+      w.resolve({ id: r.id, logId: Number(r.log_id), xid: r.xid, recipients });
     });
   }
 }
@@ -212,6 +233,7 @@ function columns(sends: BatchedSend[]): BatchValues {
     hasImages: sends.map((s) => s.row.has_image),
     hasAttachments: sends.map((s) => s.row.has_attachment),
     readBits: sends.map((s) => s.readBit),
+    logBodies: sends.map((s) => s.logBody),
   };
 }
 
@@ -232,8 +254,8 @@ export function oneStatementSends(): number {
  * else of the send may need a statement of its own (mentions, alert words, uploads: those take the
  * transaction path). The row's last edit, move and history are empty, as a new message's are.
  */
-export function sendInOneStatement(db: Kysely<DB>, row: Omit<Message, 'id'> & { stream_id: number }, version: string, readBit: number): Promise<OneStatementSend | undefined> {
+export function sendInOneStatement(db: Kysely<DB>, row: Omit<Message, 'id'> & { stream_id: number }, version: string, readBit: number, logBody: string): Promise<OneStatementSend | undefined> {
   let batcher = batchers.get(db);
   if (!batcher) batchers.set(db, (batcher = new SendBatcher(db)));
-  return batcher.add({ row, version, readBit });
+  return batcher.add({ row, version, readBit, logBody });
 }
