@@ -49,6 +49,8 @@ export async function deliverDueDigests(app: AppContext, limit = 100): Promise<n
         if (await sendDigest(app, realm, user, now)) sent++;
       } catch (err) {
         app.log.error({ err, user_id: user.id }, 'digest email failed');
+        // Not sent: the claim goes, so the next pass (this node's or another's) tries again.
+        await release(app, user.id, now).catch((e: unknown) => app.log.error({ err: e, user_id: user.id }, 'releasing a digest claim'));
       }
     }
   }
@@ -63,6 +65,11 @@ async function claim(app: AppContext, userId: number, now: number): Promise<bool
     return Number(ins.numInsertedOrUpdatedRows ?? 0) === 1;
   });
   return result;
+}
+
+/** Undoes claim() after a failed send: the digest is due again. */
+async function release(app: AppContext, userId: number, claimedAt: number): Promise<void> {
+  await app.store.write((tx) => tx.updateTable('email_digest_state').set({ last_sent_at: 0 }).where('user_id', '=', userId).where('last_sent_at', '=', claimedAt).execute());
 }
 
 async function sendDigest(app: AppContext, realm: Realm, user: User, now: number): Promise<boolean> {
