@@ -10,17 +10,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startTestServer, Client, type TestServer } from './helpers/server.js';
+import { freePort } from './helpers/cli.js';
 
 const onPostgres = !!process.env.PARLEY_TEST_PG_URL;
 const skip = onPostgres ? false : 'several nodes need PostgreSQL (SQLite is single-node); this runs in the PostgreSQL pass';
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /** Starts nats-server on the port and resolves once it accepts connections. */
 async function startNats(port: number, dir: string): Promise<ChildProcess> {

@@ -3,7 +3,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +11,7 @@ import { startTestServer, type Client, type TestServer } from './helpers/server.
 import { postFiles } from './helpers/multipart.js';
 import { uploadEmoji } from './helpers/emoji.js';
 import { uploadAvatar } from './helpers/avatars.js';
+import { getBytes } from './helpers/get-bytes.js';
 import { loadConfig } from '../src/config.js';
 import { configOf } from '../src/cli/common.js';
 import { runExport } from '../src/export/command.js';
@@ -31,19 +31,6 @@ after(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function get(s: TestServer, urlPath: string, c: Client | null): Promise<{ status: number; body: Buffer }> {
-  const u = new URL(s.url);
-  const headers: Record<string, string> = c ? { authorization: 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64') } : {};
-  return new Promise((resolve, reject) => {
-    http
-      .get({ hostname: u.hostname, port: u.port, path: urlPath, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      })
-      .on('error', reject);
-  });
-}
 
 const png = (size: number) => sharp({ create: { width: size, height: size, channels: 3, background: { r: 90, g: 160, b: 20 } } }).png().toBuffer();
 
@@ -66,15 +53,15 @@ test('the setting: local by default, database by PARLEY_FILE_STORE or --file-sto
 test('database store: uploads, avatars and emoji are rows, served and deleted; nothing under the data directory', async () => {
   const ann = await db.user('Ann Rows');
   const url = await upload(ann, Buffer.from('kept in a row'), 'row.txt');
-  const f = await get(db, url, ann);
+  const f = await getBytes(db, url, ann);
   assert.equal(f.status, 200);
   assert.equal(f.body.toString(), 'kept in a row');
   const t = await ann.ok('GET', url.replace(/^\//, ''));
-  assert.equal((await get(db, t.url as string, null)).body.toString(), 'kept in a row');
+  assert.equal((await getBytes(db, t.url as string, null)).body.toString(), 'kept in a row');
 
   await uploadAvatar(ann, await png(64));
   const { avatar_version: v } = await ann.ok('GET', 'users/me');
-  const medium = await get(db, `/api/v1/user_avatars/${db.realm.id}/${ann.userId}/medium.png?version=${v}`, null);
+  const medium = await getBytes(db, `/api/v1/user_avatars/${db.realm.id}/${ann.userId}/medium.png?version=${v}`, null);
   assert.equal(medium.status, 200);
   assert.equal((await sharp(medium.body).metadata()).width, 500);
 
@@ -82,7 +69,7 @@ test('database store: uploads, avatars and emoji are rows, served and deleted; n
   await uploadEmoji(db.owner, 'row_emoji', emojiPng);
   const { emoji } = await ann.ok('GET', 'realm/emoji');
   const e = (Object.values(emoji) as { name: string; source_url: string }[]).find((x) => x.name === 'row_emoji')!;
-  assert.ok((await get(db, e.source_url, null)).body.equals(emojiPng));
+  assert.ok((await getBytes(db, e.source_url, null)).body.equals(emojiPng));
 
   const pathId = url.replace(/^\/user_uploads\//, '');
   const keys = await storedKeys(db);
@@ -97,7 +84,7 @@ test('database store: uploads, avatars and emoji are rows, served and deleted; n
   assert.equal((await storedKeys(db)).filter((k) => k.startsWith(`avatars/${db.realm.id}/${ann.userId}/`)).length, 2);
   const [att] = (await ann.ok('GET', 'attachments')).attachments as { id: number }[];
   await ann.ok('DELETE', `attachments/${att.id}`);
-  assert.equal((await get(db, url, ann)).status, 404);
+  assert.equal((await getBytes(db, url, ann)).status, 404);
   assert.equal((await storedKeys(db)).includes(`uploads/${pathId}`), false);
   for (const area of ['uploads', 'avatars', 'emoji']) assert.equal(fs.existsSync(path.join(db.running.app.config.dataDir, area)), false);
 });
@@ -129,7 +116,7 @@ test('local store (the default): files under the data directory at the paths ear
   const lou = await local.user('Lou Local');
   const url = await upload(lou, Buffer.from('on disk'), 'disk.txt');
   assert.equal(fs.readFileSync(path.join(dir, 'uploads', url.replace(/^\/user_uploads\//, ''))).toString(), 'on disk');
-  assert.equal((await get(local, url, lou)).body.toString(), 'on disk');
+  assert.equal((await getBytes(local, url, lou)).body.toString(), 'on disk');
   await uploadAvatar(lou, await png(20));
   const { avatar_version: v } = await lou.ok('GET', 'users/me');
   assert.ok(fs.existsSync(path.join(dir, 'avatars', String(local.realm.id), String(lou.userId), `${v}-medium.png`)));
@@ -153,7 +140,7 @@ test('a stored file is never read twice to answer one request', async () => {
     return original(key, tx);
   };
   try {
-    assert.equal((await get(db, url, ann)).status, 200);
+    assert.equal((await getBytes(db, url, ann)).status, 200);
   } finally {
     files.get = original;
   }

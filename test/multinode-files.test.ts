@@ -3,7 +3,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
@@ -11,6 +10,7 @@ import { startTestServer, Client, type TestServer } from './helpers/server.js';
 import { postFiles } from './helpers/multipart.js';
 import { uploadEmoji } from './helpers/emoji.js';
 import { uploadAvatar } from './helpers/avatars.js';
+import { getBytes } from './helpers/get-bytes.js';
 import { until } from './helpers/wait.js';
 import type { RunningServer } from '../src/main.js';
 
@@ -39,20 +39,6 @@ const skip = onPostgres ? false : 'several nodes need PostgreSQL (SQLite is sing
 /** The same user's client, talking to another node. */
 const on = (node: { url: string }, c: Client) => new Client({ url: node.url } as TestServer, c.userId, c.email, c.apiKey, c.host);
 
-/** GET of any server path on a node, with the user's credentials unless `c` is null. */
-function get(node: { url: string }, urlPath: string, c: Client | null): Promise<{ status: number; type: string | undefined; body: Buffer }> {
-  const u = new URL(node.url);
-  const headers: Record<string, string> = c ? { authorization: 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64') } : {};
-  return new Promise((resolve, reject) => {
-    http
-      .get({ hostname: u.hostname, port: u.port, path: urlPath, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: Buffer.concat(chunks) }));
-      })
-      .on('error', reject);
-  });
-}
 
 /** Nothing was written under a node's data directory for any kind of stored file. */
 function noLocalFiles(dataDir: string): void {
@@ -66,19 +52,19 @@ test('a file uploaded on node a downloads on b and c, also through the temporary
   assert.equal(up.status, 200, JSON.stringify(up.body));
   const url = up.body.url as string;
   for (const node of [s, nodeB, nodeC]) {
-    const f = await get(node, url, ann);
+    const f = await getBytes(node, url, ann);
     assert.equal(f.status, 200);
     assert.ok(f.body.equals(data), `bytes served by ${node.url}`);
   }
   // The signed URL is asked of b and fetched, without credentials, from c.
   const t = await on(nodeB, ann).ok('GET', url.replace(/^\//, ''));
-  const viaToken = await get(nodeC, t.url as string, null);
+  const viaToken = await getBytes(nodeC, t.url as string, null);
   assert.equal(viaToken.status, 200);
   assert.ok(viaToken.body.equals(data));
 
   const [att] = (await ann.ok('GET', 'attachments')).attachments as { id: number; path_id: string }[];
   await on(nodeB, ann).ok('DELETE', `attachments/${att.id}`);
-  const gone = await get(s, url, ann);
+  const gone = await getBytes(s, url, ann);
   assert.equal(gone.status, 404);
   assert.equal(JSON.parse(gone.body.toString()).msg, 'This file does not exist or has been deleted.');
   const rows = await s.running.app.store.db.selectFrom('stored_files').select('key').where('key', '=', `uploads/${att.path_id}`).execute();
@@ -92,7 +78,7 @@ test('an avatar set on node a is served at both sizes by node b', { skip }, asyn
   const { avatar_version: version } = await bea.ok('GET', 'users/me');
   for (const file of ['standard.png', 'medium.png']) {
     const p = `/api/v1/user_avatars/${s.realm.id}/${bea.userId}/${file}?version=${version}`;
-    const [onA, onB] = [await get(s, p, null), await get(nodeB, p, null)];
+    const [onA, onB] = [await getBytes(s, p, null), await getBytes(nodeB, p, null)];
     assert.equal(onB.status, 200);
     assert.equal(onB.type, 'image/png');
     assert.ok(onB.body.equals(onA.body), `${file}: b serves the image a stored`);
@@ -107,7 +93,7 @@ test('a custom emoji added on node a: its image is served by node c', { skip }, 
   await uploadEmoji(s.owner, 'sunny_node', png);
   const { emoji } = await on(nodeC, s.owner).ok('GET', 'realm/emoji');
   const e = (Object.values(emoji) as { name: string; source_url: string }[]).find((x) => x.name === 'sunny_node')!;
-  const img = await get(nodeC, e.source_url, null);
+  const img = await getBytes(nodeC, e.source_url, null);
   assert.equal(img.status, 200);
   assert.equal(img.type, 'image/png');
   assert.ok(img.body.equals(png));
@@ -118,10 +104,10 @@ test('an export made on node a downloads from node c; deleted through b, a has i
   const id = (await s.owner.ok('POST', 'export/realm')).id as number;
   const done = await until('the export', async () => ((await s.owner.ok('GET', 'export/realm')).exports as { id: number; pending: boolean; export_url: string }[]).find((x) => x.id === id && !x.pending));
   const urlPath = new URL(done.export_url).pathname;
-  const file = await get(nodeC, urlPath, s.owner);
+  const file = await getBytes(nodeC, urlPath, s.owner);
   assert.equal(file.status, 200);
   assert.deepEqual([...file.body.subarray(0, 2)], [0x1f, 0x8b], 'a gzip archive');
   await on(nodeB, s.owner).ok('DELETE', `export/realm/${id}`);
-  assert.equal((await get(s, urlPath, s.owner)).status, 404);
+  assert.equal((await getBytes(s, urlPath, s.owner)).status, 404);
   noLocalFiles(s.running.app.config.dataDir);
 });
